@@ -1,0 +1,1 @@
+//! CPU back-end: the SIMT-to-CPU transformation and C emission.

@@ -1,0 +1,1 @@
+//! Checks the IR invariants documented in the crate root.

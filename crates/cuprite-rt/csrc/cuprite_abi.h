@@ -1,0 +1,143 @@
+/*
+ * cuprite_abi.h: the contract between device code that cuprite-cpu generates (C), the
+ * runtime (libcuprite_rt.a), and host code rewritten by the driver.
+ *
+ * The generated C of a translation unit embeds this header verbatim, defines one entry
+ * function per kernel and a table describing the unit's kernels and device variables,
+ * and registers the table from a constructor before main runs.
+ *
+ * Bump CUPRITE_ABI_VERSION on any change to a struct or signature here.
+ */
+#ifndef CUPRITE_ABI_H
+#define CUPRITE_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUPRITE_ABI_VERSION 1u
+
+typedef struct cuprite_dim3 {
+    unsigned int x, y, z;
+} cuprite_dim3;
+
+/* One launch of a kernel, as the runtime hands it to the kernel's entry. */
+typedef struct cuprite_launch {
+    cuprite_dim3 grid_dim;
+    cuprite_dim3 block_dim;
+    /* args[i] points at the bytes of the i-th kernel argument (the runtime's copy, taken
+     * when the launch was enqueued, aligned to the parameter's alignment). */
+    void *const *args;
+    size_t dynamic_shared_bytes;
+} cuprite_launch;
+
+/* A run of blocks that one worker executes, one block after the other. */
+typedef struct cuprite_block_run {
+    const cuprite_launch *launch;
+    /* Linear block indices [first_block, end_block); linear = x + y*gx + z*gx*gy. */
+    uint64_t first_block;
+    uint64_t end_block;
+    /* The worker's shared memory, 64-byte aligned, at least
+     * CUPRITE_DYNAMIC_SHARED_OFFSET(static_shared_bytes) + dynamic_shared_bytes long.
+     * Static __shared__ variables are laid out from offset 0 by the generated code; the
+     * dynamic part (extern __shared__) starts at CUPRITE_DYNAMIC_SHARED_OFFSET. Not
+     * cleared between blocks (as on a GPU). */
+    char *shared;
+    /* The worker's per-thread scratch, 64-byte aligned, at least
+     * slot_bytes_per_thread * (threads per block) long: the generated code keeps values
+     * that live across a barrier here. Not cleared between blocks. */
+    char *thread_slots;
+    /* Written by the entry as it goes, read by the runtime when a fault ends the run,
+     * to name where it happened. Best effort. */
+    cuprite_dim3 fault_block;
+    uint32_t fault_thread_linear;
+} cuprite_block_run;
+
+#define CUPRITE_DYNAMIC_SHARED_OFFSET(static_bytes) (((static_bytes) + 15u) & ~(size_t)15u)
+
+typedef void (*cuprite_kernel_entry)(cuprite_block_run *run);
+
+typedef struct cuprite_kernel_desc {
+    /* The host stub's address: the key of <<<>>>, cudaLaunchKernel, cudaFuncGetAttributes. */
+    const void *host_stub;
+    /* The stub's (mangled) symbol and the kernel's source name, for messages. */
+    const char *symbol;
+    const char *name;
+    cuprite_kernel_entry entry;
+    uint32_t num_params;
+    const uint32_t *param_sizes;
+    const uint32_t *param_aligns;
+    uint64_t static_shared_bytes;
+    uint64_t slot_bytes_per_thread;
+    /* Bytes of local (per-thread) memory the kernel's locals need, for
+     * cudaFuncGetAttributes. */
+    uint64_t local_bytes_per_thread;
+    /* __launch_bounds__: 0 when absent. */
+    uint32_t max_threads_per_block;
+    uint32_t min_blocks_per_sm;
+} cuprite_kernel_desc;
+
+typedef struct cuprite_var_desc {
+    /* The host shadow's address: the key of cudaMemcpyToSymbol and friends. */
+    const void *host_shadow;
+    const char *name;
+    /* The variable's instance on the (CPU) device. */
+    void *device_addr;
+    uint64_t size;
+    /* 1 for __constant__, 0 for __device__. */
+    uint32_t is_constant;
+} cuprite_var_desc;
+
+typedef struct cuprite_module_desc {
+    uint32_t abi_version;
+    const char *source_file;
+    const cuprite_kernel_desc *kernels;
+    uint32_t num_kernels;
+    const cuprite_var_desc *vars;
+    uint32_t num_vars;
+} cuprite_module_desc;
+
+/* ---- provided by the runtime ------------------------------------------------------- */
+
+/* Called from a constructor of each generated device object. */
+void __cuprite_register_module(const cuprite_module_desc *module);
+
+/* Device printf: formats with the C library's rules and appends to the launch's printf
+ * buffer, which is written to the C library's stdout at CUDA's flush points.
+ * Returns the number of characters, or -1 if the buffer is full. */
+int __cuprite_printf(const char *fmt, ...);
+
+/* A failed device assert: prints CUDA's message for (block, thread) to stderr and ends
+ * the current run of blocks with cudaErrorAssert. */
+void __cuprite_assert_fail(const char *expr, const char *file, unsigned line, const char *func,
+                           cuprite_dim3 block, cuprite_dim3 thread) __attribute__((noreturn));
+
+/* __trap(): ends the current run with cudaErrorLaunchFailure. */
+void __cuprite_trap(void) __attribute__((noreturn));
+
+/* A barrier that the threads of a block reached in different places, or some other
+ * error the generated code detects: ends the run with the given cudaError_t value and
+ * message (printed to stderr with the kernel name and block). */
+void __cuprite_kernel_error(int cuda_error, const char *message) __attribute__((noreturn));
+
+/* clock() / clock64(): a per-process monotonically increasing cycle-like counter. */
+long long __cuprite_clock64(void);
+
+/* Device heap: malloc/free in device code (cudaLimitMallocHeapSize). */
+void *__cuprite_device_malloc(size_t size);
+void __cuprite_device_free(void *ptr);
+
+/* ---- host side: provided by the runtime, called by rewritten host code ------------- */
+
+/* The launch stub of every kernel: takes the configuration pushed by
+ * __cudaPushCallConfiguration for `k<<<...>>>(...)` and enqueues the launch. */
+void __cuprite_launch_from_stub(const void *host_stub, void **args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUPRITE_ABI_H */

@@ -1,0 +1,1 @@
+//! The CUDA runtime API on the CPU device.
