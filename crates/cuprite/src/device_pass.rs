@@ -1,0 +1,98 @@
+//! The device side of a `.cu` translation unit: its device view parsed and checked into
+//! IR, its kernels bound to their host stubs, and C generated for the CPU.
+
+use crate::cli::Options;
+use cpp_demangle::Symbol;
+use cuprite_ir::{FunctionKind, Module};
+use object::{Object, ObjectSymbol};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Parses and checks the device view; on errors, prints them and fails.
+pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<Module, String> {
+    let parsed = cuprite_front::parse(preprocessed);
+    let sm = &parsed.source_map;
+    let report = |diags: &[cuprite_front::diag::Diagnostic]| {
+        let errors = diags.iter().filter(|d| d.severity == cuprite_front::diag::Severity::Error).count();
+        for d in diags {
+            eprint!("{}", cuprite_front::render(d, sm));
+        }
+        errors
+    };
+    if report(&parsed.diagnostics) > 0 {
+        return Err(String::new());
+    }
+    let sema_opts = cuprite_sema::SemaOptions {
+        arch,
+        fmad: Options::bool_flag(&opts.fmad, true)?,
+        fast_math: opts.fast_math,
+    };
+    match cuprite_sema::compile(&parsed.tu, sm, &sema_opts) {
+        Ok(module) => Ok(module),
+        Err(diags) => {
+            report(&diags);
+            Err(String::new())
+        }
+    }
+}
+
+/// Points each kernel at the stub the host compiler defined for it, and checks that each
+/// device variable has its host shadow. The front-end mangles names as g++ does; when a
+/// name differs (a corner of the mangling rules), the stub is found by its demangled name.
+pub fn bind_host_symbols(module: &mut Module, host_object: &Path) -> Result<(), String> {
+    let data = std::fs::read(host_object).map_err(|e| format!("cannot read {}: {e}", host_object.display()))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("cannot read symbols of {}: {e}", host_object.display()))?;
+    let defined: HashSet<String> = file
+        .symbols()
+        .filter(|s| s.is_definition())
+        .filter_map(|s| s.name().ok().map(str::to_string))
+        .collect();
+    for f in &mut module.functions {
+        let FunctionKind::Kernel { stub_symbol, .. } = &mut f.kind else { continue };
+        if defined.contains(stub_symbol.as_str()) {
+            continue;
+        }
+        let candidates: Vec<&String> = defined.iter().filter(|s| demangled_base(s).as_deref() == Some(f.name.as_str())).collect();
+        match candidates.as_slice() {
+            [one] => *stub_symbol = (*one).clone(),
+            _ => {
+                return Err(format!(
+                    "internal error: no host stub for kernel '{}' (expected symbol {stub_symbol}); please report this",
+                    f.name
+                ))
+            }
+        }
+    }
+    for g in &module.globals {
+        if let Some(sym) = &g.host_symbol {
+            if !defined.contains(sym.as_str()) {
+                return Err(format!("internal error: no host shadow for device variable '{}' (expected symbol {sym}); please report this", g.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `_ZN2ns6reduceEPfi` → `ns::reduce`.
+fn demangled_base(symbol: &str) -> Option<String> {
+    let sym = Symbol::new(symbol).ok()?;
+    let text = sym.demangle(&cpp_demangle::DemangleOptions::new().no_params().no_return_type()).ok()?;
+    Some(text)
+}
+
+/// Generates the C for the device side.
+pub fn emit(module: &Module, input: &Path, opts: &Options) -> Result<String, String> {
+    let emit_opts = cuprite_cpu::EmitOptions { line_directives: opts.device_debug, source_name: input.display().to_string() };
+    cuprite_cpu::emit_c(module, &emit_opts).map_err(|errors| {
+        for e in &errors {
+            match e.loc {
+                Some(loc) => {
+                    let file = module.files.get(loc.file.index()).map(String::as_str).unwrap_or("<device code>");
+                    eprintln!("{file}:{}:{}: error: {}", loc.line, loc.col, e.message);
+                }
+                None => eprintln!("{}: error: {}", input.display(), e.message),
+            }
+        }
+        String::new()
+    })
+}

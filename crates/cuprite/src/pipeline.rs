@@ -1,0 +1,206 @@
+//! The build of a program: each input compiled into objects, then one link (DESIGN.md §1).
+//!
+//! For a `.cu` translation unit:
+//! 1. preprocess twice with the host compiler: the device view (`__CUDA_ARCH__`) and the
+//!    host view, Cuprite's headers first on the include path, `cuda_runtime.h` implied;
+//! 2. device view → front-end → sema → IR (errors reported here, with locations);
+//! 3. host view → rewrite → host compiler → host object;
+//! 4. the kernels' stubs are found among the host object's symbols, so each kernel is
+//!    keyed by the address of the stub the host code calls;
+//! 5. IR → CPU back-end → C → C compiler → device object;
+//! 6. link host objects, device objects and the runtime library.
+
+use crate::cli::Options;
+use crate::device_pass;
+use crate::host_rewrite;
+use crate::support_files;
+use crate::toolchain::Toolchain;
+use std::path::{Path, PathBuf};
+
+pub struct Build<'a> {
+    pub opts: &'a Options,
+    pub tools: Toolchain,
+    pub include_dir: PathBuf,
+    pub work: PathBuf,
+    pub arch: u32,
+    pub opt_level: u8,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum InputKind {
+    Cuda,
+    Cxx,
+    C,
+    Object,
+}
+
+pub fn input_kind(path: &Path, forced: Option<&str>) -> Result<InputKind, String> {
+    if let Some(lang) = forced {
+        return match lang {
+            "cu" | "cuda" => Ok(InputKind::Cuda),
+            "c++" | "cpp" => Ok(InputKind::Cxx),
+            "c" => Ok(InputKind::C),
+            other => Err(format!("Value '{other}' is not defined for option 'x'")),
+        };
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    Ok(match ext {
+        "cu" => InputKind::Cuda,
+        "cpp" | "cc" | "cxx" | "C" | "c++" => InputKind::Cxx,
+        "c" => InputKind::C,
+        "o" | "a" | "so" | "obj" => InputKind::Object,
+        _ => return Err(format!("Don't know what to do with '{}'", path.display())),
+    })
+}
+
+impl<'a> Build<'a> {
+    /// Flags shared by both preprocessing passes of a `.cu` file and by `.cpp` inputs.
+    fn common_cpp_flags(&self) -> Vec<String> {
+        let o = self.opts;
+        let mut f = vec![
+            format!("-std={}", o.std.clone().unwrap_or_else(|| "c++17".into())),
+            "-I".into(),
+            self.include_dir.display().to_string(),
+        ];
+        for d in &o.include_dirs {
+            f.push(format!("-I{d}"));
+        }
+        for d in &o.defines {
+            f.push(format!("-D{d}"));
+        }
+        for u in &o.undefines {
+            f.push(format!("-U{u}"));
+        }
+        f
+    }
+
+    fn cuda_macros(&self) -> Vec<String> {
+        let mut f: Vec<String> = ["-D__CUDACC__", "-D__NVCC__", "-D__CUPRITE__", "-D__CUDACC_VER_MAJOR__=13", "-D__CUDACC_VER_MINOR__=0", "-D__CUDACC_VER_BUILD__=0"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if self.opts.fast_math {
+            f.push("-D__USE_FAST_MATH__".into());
+        }
+        f
+    }
+
+    fn host_compile_flags(&self) -> Vec<String> {
+        let mut f = vec![format!("-O{}", self.opt_level)];
+        if self.opts.debug {
+            f.push("-g".into());
+        }
+        if self.opts.no_warnings {
+            f.push("-w".into());
+        }
+        f.extend(Options::split_commas(&self.opts.xcompiler));
+        f
+    }
+
+    /// Compiles one `.cu` file into a single object (host and device parts merged).
+    pub fn compile_cuda(&self, input: &Path, object: &Path) -> Result<(), String> {
+        let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
+        let work = |ext: &str| self.work.join(format!("{stem}.{ext}"));
+
+        // Device view.
+        let mut dflags = vec!["-E".to_string(), "-x".into(), "c++".into()];
+        dflags.extend(self.cuda_macros());
+        dflags.push(format!("-D__CUDA_ARCH__={}", self.arch * 10));
+        dflags.push("-D__CUPRITE_DEVICE_PASS__".into());
+        dflags.extend(self.common_cpp_flags());
+        dflags.extend(["-include".into(), "cuda_runtime.h".into(), input.display().to_string()]);
+        let device_ii = work("cudafe.device.ii");
+        self.tools.run_to_file(&self.tools.cxx, &dflags, &device_ii)?;
+
+        // Host view.
+        let mut hflags = vec!["-E".to_string(), "-x".into(), "c++".into()];
+        hflags.extend(self.cuda_macros());
+        hflags.push("-D__CUPRITE_HOST_PASS__".into());
+        hflags.extend(self.common_cpp_flags());
+        hflags.extend(Options::split_commas(&self.opts.xcompiler).into_iter().filter(|f| f.starts_with("-D") || f.starts_with("-U") || f.starts_with("-I") || f.starts_with("-f")));
+        hflags.extend(["-include".into(), "cuda_runtime.h".into(), input.display().to_string()]);
+        let host_ii = work("cudafe.host.ii");
+        self.tools.run_to_file(&self.tools.cxx, &hflags, &host_ii)?;
+        if self.tools.dryrun {
+            return Ok(());
+        }
+
+        let device_text = read(&device_ii)?;
+        let mut module = device_pass::check(&device_text, self.arch, self.opts)?;
+
+        let host_text = read(&host_ii)?;
+        let (rewritten, _info) = host_rewrite::rewrite(&host_text);
+        let host_cpp = work("cudafe1.cpp.ii");
+        std::fs::write(&host_cpp, rewritten).map_err(|e| format!("cannot write {}: {e}", host_cpp.display()))?;
+        let host_o = work("host.o");
+        let mut cflags = vec!["-c".to_string(), "-x".into(), "c++-cpp-output".into(), format!("-std={}", self.opts.std.clone().unwrap_or_else(|| "c++17".into()))];
+        cflags.extend(self.host_compile_flags());
+        cflags.extend([host_cpp.display().to_string(), "-o".into(), host_o.display().to_string()]);
+        self.tools.run(&self.tools.cxx, &cflags)?;
+
+        device_pass::bind_host_symbols(&mut module, &host_o)?;
+        let device_c = work("cudafe.device.c");
+        let c_text = device_pass::emit(&module, input, self.opts)?;
+        std::fs::write(&device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
+        let device_o = work("device.o");
+        let mut dcflags = vec!["-c".to_string()];
+        dcflags.extend(cuprite_cpu::c_compiler_flags(self.opt_level));
+        if self.opts.device_debug || self.opts.debug {
+            dcflags.push("-g".into());
+        }
+        dcflags.extend([device_c.display().to_string(), "-o".into(), device_o.display().to_string()]);
+        self.tools.run(&self.tools.cc, &dcflags)?;
+
+        // One relocatable object per translation unit, as nvcc -c gives.
+        let ld_args = vec!["-r".to_string(), "-nostdlib".into(), host_o.display().to_string(), device_o.display().to_string(), "-o".into(), object.display().to_string()];
+        self.tools.run(&self.tools.cxx, &ld_args)
+    }
+
+    /// Compiles a `.cpp` or `.c` input with the host compiler, Cuprite's headers available.
+    pub fn compile_host_source(&self, input: &Path, kind: InputKind, object: &Path) -> Result<(), String> {
+        let (compiler, mut flags) = match kind {
+            InputKind::C => (self.tools.cc.clone(), vec!["-c".to_string(), "-I".into(), self.include_dir.display().to_string()]),
+            _ => (self.tools.cxx.clone(), {
+                let mut f = vec!["-c".to_string()];
+                f.extend(self.common_cpp_flags());
+                f
+            }),
+        };
+        if kind == InputKind::C {
+            for d in &self.opts.include_dirs {
+                flags.push(format!("-I{d}"));
+            }
+            for d in &self.opts.defines {
+                flags.push(format!("-D{d}"));
+            }
+        }
+        flags.extend(self.host_compile_flags());
+        flags.extend([input.display().to_string(), "-o".into(), object.display().to_string()]);
+        self.tools.run(&compiler, &flags)
+    }
+
+    /// Links objects, the runtime library and the user's libraries into an executable.
+    pub fn link(&self, objects: &[PathBuf], output: &Path) -> Result<(), String> {
+        let runtime = support_files::runtime_lib()?;
+        let mut flags: Vec<String> = vec!["-o".into(), output.display().to_string()];
+        flags.extend(objects.iter().map(|o| o.display().to_string()));
+        for d in &self.opts.lib_dirs {
+            flags.push(format!("-L{d}"));
+        }
+        for l in &self.opts.libs {
+            flags.push(format!("-l{l}"));
+        }
+        for x in Options::split_commas(&self.opts.xlinker) {
+            flags.push(format!("-Wl,{x}"));
+        }
+        flags.extend(Options::split_commas(&self.opts.xcompiler).into_iter().filter(|f| f.starts_with("-f") || f.starts_with("-L") || f.starts_with("-l") || f.starts_with("-pthread")));
+        flags.push(runtime.display().to_string());
+        flags.extend(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil"].iter().map(|s| s.to_string()));
+        self.tools.run(&self.tools.cxx, &flags)
+    }
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}

@@ -1,0 +1,54 @@
+//! The host toolchain: the system C++ compiler (as nvcc uses it) for preprocessing,
+//! host code and linking, and the C compiler for generated device code.
+
+use std::path::Path;
+use std::process::Command;
+
+pub struct Toolchain {
+    /// Host C++ compiler: `-ccbin`, else `$CXX`, else `c++`.
+    pub cxx: String,
+    /// C compiler for generated device code: `$CC`, else `cc`.
+    pub cc: String,
+    pub verbose: bool,
+    pub dryrun: bool,
+}
+
+impl Toolchain {
+    pub fn new(ccbin: Option<&str>, verbose: bool, dryrun: bool) -> Toolchain {
+        let env = |name: &str, default: &str| std::env::var(name).ok().filter(|s| !s.is_empty()).unwrap_or_else(|| default.to_string());
+        Toolchain {
+            cxx: ccbin.map(str::to_string).unwrap_or_else(|| env("CXX", "c++")),
+            cc: env("CC", "cc"),
+            verbose,
+            dryrun,
+        }
+    }
+
+    /// Runs a command; its stderr goes to ours (compiler diagnostics reach the user
+    /// unchanged). Returns stdout.
+    pub fn run(&self, program: &str, args: &[String]) -> Result<Vec<u8>, String> {
+        if self.verbose || self.dryrun {
+            eprintln!("#$ {} {}", program, args.join(" "));
+        }
+        if self.dryrun {
+            return Ok(Vec::new());
+        }
+        let out = Command::new(program)
+            .args(args)
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .map_err(|e| format!("cannot run `{program}`: {e}"))?;
+        if !out.status.success() {
+            return Err(String::new()); // the tool has already said why
+        }
+        Ok(out.stdout)
+    }
+
+    pub fn run_to_file(&self, program: &str, args: &[String], out: &Path) -> Result<(), String> {
+        let text = self.run(program, args)?;
+        if !self.dryrun {
+            std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        }
+        Ok(())
+    }
+}
