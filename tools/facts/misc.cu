@@ -1,0 +1,87 @@
+// Return codes of misused runtime calls.
+#include <cstdio>
+#include <cstdlib>
+__device__ int sym[4];
+__constant__ float csym[8];
+static void r(const char *what, cudaError_t e) {
+  cudaError_t l = cudaGetLastError();
+  printf("%-58s -> %s | %s   (then cudaGetLastError=%s)\n", what, cudaGetErrorName(e), cudaGetErrorString(e), cudaGetErrorName(l));
+  fflush(stdout);
+}
+int main() {
+  int *d; r("cudaMalloc 1 MiB", cudaMalloc(&d, 1 << 20));
+  printf("alignment of cudaMalloc pointer mod 256 = %d\n", (int)((size_t)d % 256));
+  int *d2; r("cudaMalloc 1 byte", cudaMalloc(&d2, 1));
+  printf("d2 - d alignment mod 256 = %d\n", (int)(((size_t)d2) % 256));
+  int *z = (int *)0x1; r("cudaMalloc 0 bytes", cudaMalloc(&z, 0)); printf("  pointer after cudaMalloc(0) is %s\n", z ? "non-null" : "null");
+  int *huge; r("cudaMalloc 1<<50", cudaMalloc(&huge, (size_t)1 << 50));
+  r("cudaMalloc(NULL, 16)", cudaMalloc((void **)0, 16));
+  int h[4] = {0};
+  r("cudaMemcpy kind=(cudaMemcpyKind)7", cudaMemcpy(h, d, 16, (cudaMemcpyKind)7));
+  r("cudaMemcpy kind=(cudaMemcpyKind)42", cudaMemcpy(h, d, 16, (cudaMemcpyKind)42));
+  r("cudaMemcpy kind=(cudaMemcpyKind)-1", cudaMemcpy(h, d, 16, (cudaMemcpyKind)-1));
+  r("cudaMemcpy D2H with host src (wrong direction)", cudaMemcpy(h, h + 2, 8, cudaMemcpyDeviceToHost));
+  r("cudaMemcpy H2D with device dst swapped (dst host)", cudaMemcpy(h, d, 16, cudaMemcpyHostToDevice));
+  r("cudaMemcpy Default host<->device", cudaMemcpy(h, d, 16, cudaMemcpyDefault));
+  r("cudaMemcpy Default host->host", cudaMemcpy(h, h + 2, 8, cudaMemcpyDefault));
+  r("cudaMemcpy HostToHost", cudaMemcpy(h, h + 2, 8, cudaMemcpyHostToHost));
+  r("cudaMemcpy null dst D2H", cudaMemcpy(0, d, 16, cudaMemcpyDeviceToHost));
+  r("cudaMemcpy size 0 null ptrs", cudaMemcpy(0, 0, 0, cudaMemcpyDeviceToHost));
+  r("cudaMemset on host pointer", cudaMemset(h, 0, 16));
+  r("cudaMemset null", cudaMemset(0, 0, 16));
+  r("cudaFree(NULL)", cudaFree(0));
+  void *hm = malloc(64);
+  r("cudaFree(malloc'd host pointer)", cudaFree(hm));
+  r("cudaFree((void*)0x1234)", cudaFree((void *)0x1234));
+  r("cudaFree(d + 1) (interior)", cudaFree(d + 1));
+  r("cudaFree(d)", cudaFree(d));
+  r("cudaFree(d) again (double free)", cudaFree(d));
+  r("cudaFreeHost(malloc'd pointer)", cudaFreeHost(hm));
+  r("cudaMemcpyToSymbol 16 bytes into int[4]", cudaMemcpyToSymbol(sym, h, 16));
+  r("cudaMemcpyToSymbol 20 bytes into int[4]", cudaMemcpyToSymbol(sym, h, 20));
+  r("cudaMemcpyToSymbol 8 bytes at offset 12 into int[4]", cudaMemcpyToSymbol(sym, h, 8, 12));
+  r("cudaMemcpyToSymbol 4 bytes at offset 16", cudaMemcpyToSymbol(sym, h, 4, 16));
+  r("cudaMemcpyFromSymbol 20 bytes from int[4]", cudaMemcpyFromSymbol(h, sym, 20));
+  r("cudaMemcpyToSymbol into __constant__ float[8] 36 bytes", cudaMemcpyToSymbol(csym, h, 36));
+  r("cudaMemcpyToSymbol(host variable h)", cudaMemcpyToSymbol(h, h, 4));
+  r("cudaMemcpyToSymbol kind=DeviceToHost", cudaMemcpyToSymbol(sym, h, 4, 0, cudaMemcpyDeviceToHost));
+  size_t sz = 0; r("cudaGetSymbolSize(sym)", cudaGetSymbolSize(&sz, sym)); printf("  size=%zu\n", sz);
+  void *addr = 0; r("cudaGetSymbolAddress(sym)", cudaGetSymbolAddress(&addr, sym));
+  r("cudaGetSymbolAddress(host var)", cudaGetSymbolAddress(&addr, h));
+  r("cudaSetDevice(5)", cudaSetDevice(5));
+  r("cudaSetDevice(-1)", cudaSetDevice(-1));
+  int dev = -7; r("cudaGetDevice after bad set", cudaGetDevice(&dev)); printf("  device=%d\n", dev);
+  cudaDeviceProp p; r("cudaGetDeviceProperties(dev 5)", cudaGetDeviceProperties(&p, 5));
+  int v; r("cudaDeviceGetAttribute(bad attr 100000)", cudaDeviceGetAttribute(&v, (cudaDeviceAttr)100000, 0));
+  r("cudaDeviceGetAttribute(dev 5)", cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 5));
+  cudaStream_t s; r("cudaStreamCreate", cudaStreamCreate(&s));
+  r("cudaStreamQuery", cudaStreamQuery(s));
+  r("cudaStreamDestroy", cudaStreamDestroy(s));
+  cudaEvent_t ev; r("cudaEventCreate", cudaEventCreate(&ev));
+  r("cudaEventQuery unrecorded", cudaEventQuery(ev));
+  float ms; r("cudaEventElapsedTime unrecorded", cudaEventElapsedTime(&ms, ev, ev));
+  r("cudaEventRecord", cudaEventRecord(ev));
+  r("cudaEventSynchronize", cudaEventSynchronize(ev));
+  r("cudaEventQuery recorded", cudaEventQuery(ev));
+  cudaEvent_t ev2; cudaEventCreateWithFlags(&ev2, cudaEventDisableTiming); cudaEventRecord(ev2); cudaEventSynchronize(ev2);
+  r("cudaEventElapsedTime with DisableTiming event", cudaEventElapsedTime(&ms, ev, ev2));
+  r("cudaEventDestroy", cudaEventDestroy(ev));
+  r("cudaDeviceSetLimit(stack, 4096)", cudaDeviceSetLimit(cudaLimitStackSize, 4096));
+  size_t lim; r("cudaDeviceGetLimit(stack)", cudaDeviceGetLimit(&lim, cudaLimitStackSize)); printf("  stack=%zu\n", lim);
+  r("cudaDeviceSetLimit((cudaLimit)99, 1)", cudaDeviceSetLimit((cudaLimit)99, 1));
+  void *ph; r("cudaMallocHost", cudaMallocHost(&ph, 100));
+  cudaPointerAttributes pa;
+  r("cudaPointerGetAttributes(pinned)", cudaPointerGetAttributes(&pa, ph)); printf("  type=%d\n", (int)pa.type);
+  r("cudaPointerGetAttributes(malloc)", cudaPointerGetAttributes(&pa, hm)); printf("  type=%d\n", (int)pa.type);
+  r("cudaPointerGetAttributes(device)", cudaPointerGetAttributes(&pa, d2)); printf("  type=%d\n", (int)pa.type);
+  r("cudaFree(pinned host)", cudaFree(ph));
+  r("cudaFreeHost(pinned)", cudaFreeHost(ph));
+  unsigned fl; void *hh; r("cudaHostAlloc mapped", cudaHostAlloc(&hh, 64, cudaHostAllocMapped));
+  r("cudaHostGetFlags", cudaHostGetFlags(&fl, hh)); printf("  flags=0x%x\n", fl);
+  void *dp; r("cudaHostGetDevicePointer", cudaHostGetDevicePointer(&dp, hh, 0)); printf("  same address: %d\n", dp == hh);
+  r("cudaDeviceSynchronize at end", cudaDeviceSynchronize());
+  r("cudaThreadSynchronize? (cudaDeviceSynchronize)", cudaDeviceSynchronize());
+  size_t fr, tot; r("cudaMemGetInfo", cudaMemGetInfo(&fr, &tot));
+  printf("done\n");
+  return 0;
+}
