@@ -1,1 +1,111 @@
 //! CPU back-end: the SIMT-to-CPU transformation and C emission.
+//!
+//! `emit_c` turns a `cuprite_ir::Module` into one self-contained C file: the device ABI
+//! header (verbatim), a prelude of helpers that keep CUDA's semantics, the module's
+//! structs (with their layout checked by `_Static_assert`), its `__device__` and
+//! `__constant__` variables, its device functions, one entry per kernel and the module
+//! table that a constructor registers with the runtime.
+//!
+//! The shape of a kernel entry (DESIGN.md §3):
+//! - device functions that contain `__syncthreads` (transitively) are inlined into the
+//!   kernel (`inline.rs`); the others stay C functions taking a hidden
+//!   `const __cuprite_tctx *` (thread/block coordinates, shared memory);
+//! - the kernel's CFG is cut at its barriers into regions (`simt.rs`); the entry loops
+//!   over its run of blocks, and runs each region as a loop over the block's threads
+//!   (`z`, `y`, `x` nested, the `x` loop innermost so that the C compiler can vectorise
+//!   it); after a region, every live thread must wait at the same barrier, which picks
+//!   the next region; returned threads take no further part;
+//! - locals live across a barrier (and, in kernels with barriers, address-taken locals)
+//!   are kept in per-thread slots in `run->thread_slots`, one array per local over the
+//!   block's threads; all other locals are plain C locals of the thread loop's body.
+
+pub mod builder;
+pub mod builtins;
+pub mod cast;
+mod emit;
+mod inline;
+mod simt;
+
+use cuprite_ir::Module;
+
+#[derive(Clone, Debug, Default)]
+pub struct EmitOptions {
+    /// `-G`: `#line` directives pointing at the `.cu` source.
+    pub line_directives: bool,
+    /// The user's source file, for messages and the module table.
+    pub source_name: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BackendError {
+    pub message: String,
+    pub loc: Option<cuprite_ir::SrcLoc>,
+}
+
+impl std::fmt::Display for BackendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.loc {
+            Some(l) => write!(f, "{}:{}: {}", l.line, l.col, self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+/// Generates the C file for a module.
+pub fn emit_c(module: &Module, opts: &EmitOptions) -> Result<String, Vec<BackendError>> {
+    let errs = inline::check_module(module);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let bset = inline::barrier_functions(module);
+    let errs = inline::check_barrier_calls(module, &bset);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let mut cx = emit::ModCx::new(module, opts, bset);
+    let items = cx.emit_module();
+    if !cx.errors.is_empty() {
+        return Err(cx.errors);
+    }
+    let mut p = cast::Printer::new();
+    for it in &items {
+        p.item(it);
+    }
+    Ok(p.finish())
+}
+
+/// Flags the driver passes to the host C compiler for the generated file.
+///
+/// `opt_level` is the optimisation level for device code: nvcc optimises device code
+/// even without `-O` (ptxas defaults to `-O3`), so the driver should pass 3 unless `-G`
+/// asks for debuggable device code (0).
+pub fn c_compiler_flags(opt_level: u8) -> Vec<String> {
+    let mut v: Vec<String> = vec![
+        // GNU C11: statement attributes, `__int128`, zero-length arrays.
+        "-std=gnu11".into(),
+        format!("-O{}", opt_level.min(3)),
+        // Signed overflow wraps on the GPU: no UB for the optimiser to exploit.
+        "-fwrapv".into(),
+        // Device code reinterprets memory freely (e.g. `(float4 *)` over a `float *`).
+        "-fno-strict-aliasing".into(),
+        // nvcc decides multiply-add fusion; sema has already fused what it would.
+        "-ffp-contract=off".into(),
+        // errno is not observable from device code; lets sqrtf etc. become instructions.
+        "-fno-math-errno".into(),
+        // There are no FP traps on the GPU: lets the vectoriser if-convert FP code.
+        "-fno-trapping-math".into(),
+        // Usable in PIE executables and in shared objects (run-time compilation).
+        "-fPIC".into(),
+        // Warnings about generated code are not the user's to act on.
+        "-w".into(),
+    ];
+    if opt_level >= 2 {
+        // The device object runs where it is built (like a JIT'd fatbinary): use the
+        // machine's full SIMD width for thread loops.
+        v.push("-march=native".into());
+    }
+    if opt_level == 0 {
+        v.push("-g".into());
+    }
+    v
+}

@@ -1,0 +1,1612 @@
+//! Lowering of a checked IR module to the C syntax tree.
+
+use crate::builtins::{math_builtins, resolve_math, MathEntry};
+use crate::cast::*;
+use crate::inline;
+use crate::simt::{self, Regions};
+use crate::{BackendError, EmitOptions};
+use cuprite_ir::*;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+const ABI_HEADER: &str = include_str!("../../cuprite-rt/csrc/cuprite_abi.h");
+const PRELUDE: &str = include_str!("prelude.h");
+
+pub fn sanitize(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if c == ':' {
+            if !out.ends_with("__") {
+                out.push('_');
+            }
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    if out.len() > 40 {
+        out.truncate(40);
+    }
+    out
+}
+
+const C_KEYWORDS: &[&str] = &[
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+];
+
+fn field_ident(name: &str, i: usize, used: &mut HashSet<String>) -> String {
+    let mut s = sanitize(name);
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with("__") || C_KEYWORDS.contains(&s.as_str()) {
+        s = format!("f{i}_{s}");
+    }
+    while !used.insert(s.clone()) {
+        s = format!("{s}_{i}");
+    }
+    s
+}
+
+pub struct ModCx<'m> {
+    pub m: &'m Module,
+    opts: &'m EmitOptions,
+    pub errors: Vec<BackendError>,
+    struct_names: Vec<String>,
+    field_names: Vec<Vec<String>>,
+    global_names: Vec<String>,
+    func_names: Vec<String>,
+    /// Static `__shared__` globals: index in the module's shared table.
+    shared_index: HashMap<GlobalId, usize>,
+    bset: HashSet<FuncId>,
+    math: Vec<MathEntry>,
+}
+
+fn err(msg: impl Into<String>, loc: Option<SrcLoc>) -> BackendError {
+    BackendError { message: msg.into(), loc }
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    if a <= 1 {
+        x
+    } else {
+        x.div_ceil(a) * a
+    }
+}
+
+impl<'m> ModCx<'m> {
+    pub fn new(m: &'m Module, opts: &'m EmitOptions, bset: HashSet<FuncId>) -> Self {
+        let struct_names = m
+            .structs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{} s{i}_{}", if s.is_union { "union" } else { "struct" }, sanitize(&s.name)))
+            .collect();
+        let field_names = m
+            .structs
+            .iter()
+            .map(|s| {
+                let mut used = HashSet::new();
+                s.fields.iter().enumerate().map(|(i, f)| field_ident(&f.name, i, &mut used)).collect()
+            })
+            .collect();
+        let global_names = m.globals.iter().enumerate().map(|(i, g)| format!("__cuprite_g_{}_{i}", sanitize(&g.name))).collect();
+        let func_names = m
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match f.kind {
+                FunctionKind::Kernel { .. } => format!("__cuprite_k_{i}_{}", sanitize(&f.name)),
+                FunctionKind::Device => format!("__cuprite_f_{i}_{}", sanitize(&f.name)),
+            })
+            .collect();
+        let mut shared_index = HashMap::new();
+        for (i, g) in m.globals.iter().enumerate() {
+            if g.space == AddressSpace::Shared && !g.dynamic_shared {
+                let n = shared_index.len();
+                shared_index.insert(GlobalId(i as u32), n);
+            }
+        }
+        ModCx {
+            m,
+            opts,
+            errors: Vec::new(),
+            struct_names,
+            field_names,
+            global_names,
+            func_names,
+            shared_index,
+            bset,
+            math: math_builtins(),
+        }
+    }
+
+    pub fn ctype(&self, t: &Type) -> CType {
+        match t {
+            Type::Void => CType::named("void"),
+            Type::Bool => CType::named("_Bool"),
+            Type::I8 => CType::named("int8_t"),
+            Type::U8 => CType::named("uint8_t"),
+            Type::I16 => CType::named("int16_t"),
+            Type::U16 => CType::named("uint16_t"),
+            Type::I32 => CType::named("int32_t"),
+            Type::U32 => CType::named("uint32_t"),
+            Type::I64 => CType::named("int64_t"),
+            Type::U64 => CType::named("uint64_t"),
+            Type::F32 => CType::named("float"),
+            Type::F64 => CType::named("double"),
+            Type::Ptr(p) => self.ctype(p).ptr(),
+            Type::Array(e, n) => CType::Array(Box::new(self.ctype(e)), *n),
+            Type::Struct(s) => CType::Named(self.struct_names[s.index()].clone()),
+            Type::FnPtr(sig) => self.fn_type(sig).ptr(),
+        }
+    }
+
+    fn fn_type(&self, sig: &Signature) -> CType {
+        let mut ps = vec![CType::named("__cuprite_tctx").konst().ptr()];
+        ps.extend(sig.params.iter().map(|p| self.ctype(p)));
+        if sig.variadic {
+            ps.push(CType::named("..."));
+        }
+        CType::Func(Box::new(self.ctype(&sig.ret)), ps)
+    }
+
+    fn layout(&self, t: &Type) -> (u64, u64) {
+        self.m.layout(t)
+    }
+
+    // ---- module ---------------------------------------------------------------------
+
+    pub fn emit_module(&mut self) -> Vec<Item> {
+        let mut items = vec![
+            Item::Comment(format!(
+                "Generated by cuprite-cpu from {}. Device code for the CPU: do not edit.",
+                self.opts.source_name
+            )),
+            Item::Verbatim("#define _GNU_SOURCE 1\n".into()),
+            Item::Verbatim(ABI_HEADER.into()),
+            Item::Verbatim(PRELUDE.into()),
+            Item::Verbatim(
+                "#define __CU_STR2(x) #x\n#define __CU_STR(x) __CU_STR2(x)\n#define __CU_SYM(s) __CU_STR(__USER_LABEL_PREFIX__) s\n"
+                    .into(),
+            ),
+        ];
+        self.emit_structs(&mut items);
+        self.emit_globals(&mut items);
+
+        // Device functions that are not inlined: prototypes, then bodies.
+        let mut devfns = Vec::new();
+        for (i, f) in self.m.functions.iter().enumerate() {
+            let id = FuncId(i as u32);
+            if f.kind == FunctionKind::Device && !self.bset.contains(&id) {
+                devfns.push(id);
+            }
+        }
+        if !devfns.is_empty() {
+            items.push(Item::Blank);
+            items.push(Item::Comment("device functions".into()));
+            for id in &devfns {
+                let (ret, name, params, attrs) = self.devfn_head(*id);
+                items.push(Item::Func { storage: "static", attrs, ret, name, params, body: None });
+            }
+            for id in &devfns {
+                items.push(Item::Blank);
+                let body = self.device_function_body(*id);
+                let (ret, name, params, attrs) = self.devfn_head(*id);
+                items.push(Item::Func { storage: "static", attrs, ret, name, params, body: Some(body) });
+            }
+        }
+
+        // Kernels.
+        let mut kdescs = Vec::new();
+        for (id, f) in self.m.kernels() {
+            items.push(Item::Blank);
+            let k = self.emit_kernel(id, f, &mut items);
+            kdescs.push(k);
+        }
+        self.emit_tables(&mut items, kdescs);
+        items
+    }
+
+    fn devfn_head(&self, id: FuncId) -> (CType, String, Vec<(CType, String)>, Vec<String>) {
+        let f = self.m.function(id);
+        let mut params = vec![(CType::named("__cuprite_tctx").konst().ptr(), "__ctx".to_string())];
+        for p in &f.params {
+            params.push((self.ctype(&f.local(*p).ty), local_name(f, *p)));
+        }
+        let attrs = match f.inline {
+            InlineHint::Always => vec!["inline __attribute__((always_inline, unused))".to_string()],
+            InlineHint::Never => vec!["__attribute__((noinline, unused))".to_string()],
+            InlineHint::None => vec!["__attribute__((unused))".to_string()],
+        };
+        (self.ctype(&f.ret), self.func_names[id.index()].clone(), params, attrs)
+    }
+
+    fn emit_structs(&mut self, items: &mut Vec<Item>) {
+        if self.m.structs.is_empty() {
+            return;
+        }
+        items.push(Item::Blank);
+        items.push(Item::Comment("structs (layout as the front-end computed it; checked below)".into()));
+        for (i, s) in self.m.structs.iter().enumerate() {
+            let kw = if s.is_union { "union" } else { "struct" };
+            items.push(Item::StructForward { keyword: kw, name: self.struct_names[i].split_once(' ').unwrap().1.to_string() });
+        }
+        // Definitions in dependency order (by-value members first).
+        let n = self.m.structs.len();
+        let mut done = vec![false; n];
+        let mut visiting = vec![false; n];
+        let mut order = Vec::new();
+        fn deps(t: &Type, out: &mut Vec<usize>) {
+            match t {
+                Type::Struct(s) => out.push(s.index()),
+                Type::Array(e, _) => deps(e, out),
+                _ => {}
+            }
+        }
+        fn visit(m: &Module, i: usize, done: &mut [bool], visiting: &mut [bool], order: &mut Vec<usize>, errs: &mut Vec<BackendError>) {
+            if done[i] {
+                return;
+            }
+            if visiting[i] {
+                errs.push(err(format!("internal error: struct `{}` contains itself", m.structs[i].name), None));
+                return;
+            }
+            visiting[i] = true;
+            let mut d = Vec::new();
+            for f in &m.structs[i].fields {
+                deps(&f.ty, &mut d);
+            }
+            for j in d {
+                visit(m, j, done, visiting, order, errs);
+            }
+            visiting[i] = false;
+            done[i] = true;
+            order.push(i);
+        }
+        for i in 0..n {
+            visit(self.m, i, &mut done, &mut visiting, &mut order, &mut self.errors);
+        }
+        for i in order {
+            let s = &self.m.structs[i];
+            let kw = if s.is_union { "union" } else { "struct" };
+            let mut fields = Vec::new();
+            let mut cur = 0u64;
+            let mut natural_align = 1u64;
+            let mut pad = 0;
+            for (fi, f) in s.fields.iter().enumerate() {
+                let (fs, fa) = self.layout(&f.ty);
+                natural_align = natural_align.max(fa);
+                if !s.is_union {
+                    let natural = align_up(cur, fa);
+                    if f.offset > natural {
+                        fields.push((CType::Array(Box::new(CType::named("char")), f.offset - cur), format!("__pad{pad}")));
+                        pad += 1;
+                    }
+                    cur = f.offset.max(natural) + fs;
+                } else {
+                    cur = cur.max(fs);
+                }
+                fields.push((self.ctype(&f.ty), self.field_names[i][fi].clone()));
+            }
+            let c_align = natural_align.max(s.align);
+            let c_size = align_up(cur, c_align);
+            if s.size > c_size {
+                if s.is_union {
+                    fields.push((CType::Array(Box::new(CType::named("char")), s.size), "__pad_union".to_string()));
+                } else {
+                    fields.push((CType::Array(Box::new(CType::named("char")), s.size - cur), format!("__pad{pad}")));
+                }
+            }
+            if fields.is_empty() {
+                fields.push((CType::Array(Box::new(CType::named("char")), 0), "__empty".to_string()));
+            }
+            let align = if s.align > natural_align { Some(s.align) } else { None };
+            let name = self.struct_names[i].split_once(' ').unwrap().1.to_string();
+            items.push(Item::Struct { keyword: kw, name, fields, align });
+            let t = CType::Named(self.struct_names[i].clone());
+            items.push(Item::StaticAssert(
+                Expr::SizeofType(t.clone()).bin("==", lit(s.size.to_string())),
+                format!("layout of {}: size", s.name),
+            ));
+            items.push(Item::StaticAssert(
+                Expr::AlignofType(t.clone()).bin("==", lit(s.align.to_string())),
+                format!("layout of {}: alignment", s.name),
+            ));
+            for (fi, f) in s.fields.iter().enumerate() {
+                items.push(Item::StaticAssert(
+                    call("offsetof", vec![Expr::Ident(self.struct_names[i].clone()), id(self.field_names[i][fi].clone())])
+                        .bin("==", lit(f.offset.to_string())),
+                    format!("layout of {}: offset of {}", s.name, f.name),
+                ));
+            }
+        }
+    }
+
+    fn emit_globals(&mut self, items: &mut Vec<Item>) {
+        let mut any = false;
+        for (i, g) in self.m.globals.iter().enumerate() {
+            if g.space == AddressSpace::Shared {
+                continue;
+            }
+            if !any {
+                items.push(Item::Blank);
+                items.push(Item::Comment("__device__ and __constant__ variables (one instance: the CPU device)".into()));
+                any = true;
+            }
+            let (_, a) = self.layout(&g.ty);
+            let align = g.align.unwrap_or(a).max(a);
+            let init = match &g.init {
+                None => None,
+                Some(init) => match self.init(init, &g.ty, g.loc) {
+                    Ok(i) => Some(i),
+                    Err(e) => {
+                        self.errors.push(e);
+                        None
+                    }
+                },
+            };
+            items.push(Item::Var {
+                storage: "static",
+                ty: self.ctype(&g.ty),
+                name: self.global_names[i].clone(),
+                attrs: vec![format!("__attribute__((aligned({align}), used))")],
+                asm_name: None,
+                init,
+            });
+        }
+    }
+
+    fn init(&self, init: &Init, ty: &Type, loc: Option<SrcLoc>) -> Result<Initializer, BackendError> {
+        Ok(match init {
+            Init::Zero => match ty {
+                Type::Array(..) | Type::Struct(_) => Initializer::List(vec![]),
+                _ => Initializer::Expr(lit("0")),
+            },
+            Init::Scalar(c) => Initializer::Expr(self.const_expr(c, ty)),
+            Init::GlobalAddr { global, offset } => {
+                let g = self.m.global(*global);
+                if g.space == AddressSpace::Shared {
+                    return Err(err(format!("the address of __shared__ variable `{}` is not a constant", g.name), loc));
+                }
+                let base = id(self.global_names[global.index()].clone()).addr().cast(CType::named("char").ptr());
+                let e = if *offset == 0 { base } else { base.bin("+", lit(offset.to_string())) };
+                Initializer::Expr(e.cast(self.ctype(ty)))
+            }
+            Init::Aggregate(items) => match ty {
+                Type::Array(e, _) => {
+                    let mut v = Vec::new();
+                    for it in items {
+                        v.push((None, self.init(it, e, loc)?));
+                    }
+                    Initializer::List(v)
+                }
+                Type::Struct(s) => {
+                    let sd = self.m.struct_def(*s);
+                    let mut v = Vec::new();
+                    for (fi, it) in items.iter().enumerate() {
+                        let Some(f) = sd.fields.get(fi) else {
+                            return Err(err(format!("internal error: too many initializers for `{}`", sd.name), loc));
+                        };
+                        v.push((Some(self.field_names[s.index()][fi].clone()), self.init(it, &f.ty, loc)?));
+                        if sd.is_union {
+                            break;
+                        }
+                    }
+                    Initializer::List(v)
+                }
+                _ => {
+                    if items.len() == 1 {
+                        return self.init(&items[0], ty, loc);
+                    }
+                    return Err(err("internal error: aggregate initializer for a scalar", loc));
+                }
+            },
+        })
+    }
+
+    pub fn const_expr(&self, c: &Const, ty: &Type) -> Expr {
+        match c {
+            Const::Bool(b) => lit(if *b { "1" } else { "0" }),
+            Const::Int(v, t) => {
+                let t = if ty.is_pointer() || ty.is_float() { t } else { ty };
+                let e = int_lit(*v, t);
+                if ty.is_pointer() {
+                    e.cast(CType::named("uintptr_t")).cast(self.ctype(ty))
+                } else if ty.is_float() {
+                    e.cast(self.ctype(ty))
+                } else {
+                    e
+                }
+            }
+            Const::F32(x) => {
+                let e = f32_lit(*x);
+                if *ty == Type::F64 { e.cast(CType::named("double")) } else { e }
+            }
+            Const::F64(x) => {
+                let e = f64_lit(*x);
+                if *ty == Type::F32 { e.cast(CType::named("float")) } else { e }
+            }
+            Const::Null(_) => lit("0").cast(self.ctype(ty)),
+            Const::Str(b) => {
+                let e = Expr::Str(b.clone());
+                if ty.is_pointer() { e.cast(self.ctype(ty)) } else { e }
+            }
+        }
+    }
+
+    // ---- module tables ----------------------------------------------------------------
+
+    fn emit_tables(&mut self, items: &mut Vec<Item>, kdescs: Vec<KernelDesc>) {
+        items.push(Item::Blank);
+        items.push(Item::Comment("the module table, registered before main".into()));
+        let mut kinits = Vec::new();
+        for k in &kdescs {
+            let f = self.m.function(k.id);
+            let FunctionKind::Kernel { stub_symbol, max_threads, min_blocks } = &f.kind else { unreachable!() };
+            let stub = format!("__cuprite_stub_{}", k.id.0);
+            items.push(Item::Var {
+                storage: "extern",
+                ty: CType::Func(Box::new(CType::named("void")), vec![]),
+                name: stub.clone(),
+                attrs: vec![],
+                asm_name: Some(format!("__CU_SYM({})", c_string_literal(stub_symbol.as_bytes()))),
+                init: None,
+            });
+            let np = f.params.len();
+            let (sizes, aligns) = if np == 0 {
+                (lit("NULL"), lit("NULL"))
+            } else {
+                let pt: Vec<CType> = f.params.iter().map(|p| self.ctype(&f.local(*p).ty)).collect();
+                let sn = format!("__cuprite_k{}_param_sizes", k.id.0);
+                let an = format!("__cuprite_k{}_param_aligns", k.id.0);
+                let u32a = CType::Array(Box::new(CType::named("uint32_t")), np as u64).konst_elem();
+                items.push(Item::Var {
+                    storage: "static",
+                    ty: u32a.clone(),
+                    name: sn.clone(),
+                    attrs: vec![],
+                    asm_name: None,
+                    init: Some(Initializer::List(pt.iter().map(|t| (None, Initializer::Expr(Expr::SizeofType(t.clone())))).collect())),
+                });
+                items.push(Item::Var {
+                    storage: "static",
+                    ty: u32a,
+                    name: an.clone(),
+                    attrs: vec![],
+                    asm_name: None,
+                    init: Some(Initializer::List(pt.iter().map(|t| (None, Initializer::Expr(Expr::AlignofType(t.clone())))).collect())),
+                });
+                (id(sn), id(an))
+            };
+            let e = |s: &str, x: Expr| (Some(s.to_string()), Initializer::Expr(x));
+            kinits.push((
+                None,
+                Initializer::List(vec![
+                    e("host_stub", id(stub).addr().cast(CType::named("void").konst().ptr())),
+                    e("symbol", Expr::Str(stub_symbol.as_bytes().to_vec())),
+                    e("name", Expr::Str(f.name.as_bytes().to_vec())),
+                    e("entry", id(self.func_names[k.id.index()].clone())),
+                    e("num_params", lit(format!("{np}u"))),
+                    e("param_sizes", sizes),
+                    e("param_aligns", aligns),
+                    e("static_shared_bytes", lit(format!("{}u", k.static_shared))),
+                    e("slot_bytes_per_thread", lit(format!("{}u", k.slot_bytes))),
+                    e("local_bytes_per_thread", lit(format!("{}u", k.local_bytes))),
+                    e("max_threads_per_block", lit(format!("{}u", max_threads.unwrap_or(0)))),
+                    e("min_blocks_per_sm", lit(format!("{}u", min_blocks.unwrap_or(0)))),
+                ]),
+            ));
+        }
+        let mut vinits = Vec::new();
+        for (i, g) in self.m.globals.iter().enumerate() {
+            let Some(sym) = &g.host_symbol else { continue };
+            if g.space == AddressSpace::Shared {
+                continue;
+            }
+            let shadow = format!("__cuprite_shadow_{i}");
+            items.push(Item::Var {
+                storage: "extern",
+                ty: CType::named("char"),
+                name: shadow.clone(),
+                attrs: vec![],
+                asm_name: Some(format!("__CU_SYM({})", c_string_literal(sym.as_bytes()))),
+                init: None,
+            });
+            let e = |s: &str, x: Expr| (Some(s.to_string()), Initializer::Expr(x));
+            let (size, _) = self.layout(&g.ty);
+            vinits.push((
+                None,
+                Initializer::List(vec![
+                    e("host_shadow", id(shadow).addr().cast(CType::named("void").konst().ptr())),
+                    e("name", Expr::Str(g.name.as_bytes().to_vec())),
+                    e("device_addr", id(self.global_names[i].clone()).addr().cast(CType::named("void").ptr())),
+                    e("size", lit(format!("{size}u"))),
+                    e("is_constant", lit(if g.space == AddressSpace::Constant { "1u" } else { "0u" })),
+                ]),
+            ));
+        }
+        let nk = kinits.len();
+        let nv = vinits.len();
+        if nk > 0 {
+            items.push(Item::Var {
+                storage: "static",
+                ty: CType::Array(Box::new(CType::named("cuprite_kernel_desc")), nk as u64).konst_elem(),
+                name: "__cuprite_kernels".into(),
+                attrs: vec![],
+                asm_name: None,
+                init: Some(Initializer::List(kinits)),
+            });
+        }
+        if nv > 0 {
+            items.push(Item::Var {
+                storage: "static",
+                ty: CType::Array(Box::new(CType::named("cuprite_var_desc")), nv as u64).konst_elem(),
+                name: "__cuprite_vars".into(),
+                attrs: vec![],
+                asm_name: None,
+                init: Some(Initializer::List(vinits)),
+            });
+        }
+        let e = |s: &str, x: Expr| (Some(s.to_string()), Initializer::Expr(x));
+        items.push(Item::Var {
+            storage: "static",
+            ty: CType::named("cuprite_module_desc").konst(),
+            name: "__cuprite_module".into(),
+            attrs: vec![],
+            asm_name: None,
+            init: Some(Initializer::List(vec![
+                e("abi_version", lit("CUPRITE_ABI_VERSION")),
+                e("source_file", Expr::Str(self.opts.source_name.as_bytes().to_vec())),
+                e("kernels", if nk > 0 { id("__cuprite_kernels") } else { lit("NULL") }),
+                e("num_kernels", lit(format!("{nk}u"))),
+                e("vars", if nv > 0 { id("__cuprite_vars") } else { lit("NULL") }),
+                e("num_vars", lit(format!("{nv}u"))),
+            ])),
+        });
+        items.push(Item::Func {
+            storage: "static",
+            attrs: vec!["__attribute__((constructor))".into()],
+            ret: CType::named("void"),
+            name: "__cuprite_register".into(),
+            params: vec![],
+            body: Some(vec![call("__cuprite_register_module", vec![id("__cuprite_module").addr()]).stmt()]),
+        });
+    }
+
+    // ---- device functions ---------------------------------------------------------------
+
+    fn device_function_body(&mut self, id: FuncId) -> Vec<Stmt> {
+        let f = self.m.function(id);
+        let mut lv = Vec::new();
+        let mut body = Vec::new();
+        for (i, l) in f.locals.iter().enumerate() {
+            let lid = LocalId(i as u32);
+            lv.push(id_expr(&local_name(f, lid)));
+            if !f.params.contains(&lid) {
+                body.push(local_decl(self, l, &local_name(f, lid)));
+            }
+        }
+        let cx = FnCx { mc: self, f, lv, kernel: None, prefix: String::new() };
+        let blocks = reachable(f);
+        let mut out = Vec::new();
+        let mut errs = Vec::new();
+        for b in blocks {
+            cx.emit_block(b, &mut out, &mut errs);
+        }
+        body.extend(out);
+        self.errors.extend(errs);
+        body
+    }
+
+    // ---- kernels ------------------------------------------------------------------------
+
+    fn emit_kernel(&mut self, kid: FuncId, orig: &'m Function, items: &mut Vec<Item>) -> KernelDesc {
+        let f = inline::inline_barrier_calls(self.m, orig, &self.bset);
+        let regions = simt::analyse(&f);
+        let multi = regions.regions.len() > 1;
+
+        // Shared memory layout: the static __shared__ variables this kernel can reach.
+        let used_shared = self.shared_used_by(&f);
+        let mut shared_off: HashMap<GlobalId, u64> = HashMap::new();
+        let mut off = 0u64;
+        for g in &used_shared {
+            let gl = self.m.global(*g);
+            let (s, a) = self.layout(&gl.ty);
+            let a = gl.align.unwrap_or(a).max(a);
+            off = align_up(off, a);
+            shared_off.insert(*g, off);
+            off += s;
+        }
+        let static_shared = off;
+
+        // Slot layout (structure of arrays: each slot local is an array over the block's
+        // threads at thread_slots + offset * nthreads).
+        let mut slot_off: Vec<(LocalId, u64)> = Vec::new();
+        let mut soff = 0u64;
+        for l in &regions.slot_locals {
+            let lo = f.local(*l);
+            let (s, a) = self.layout(&lo.ty);
+            let a = lo.align.unwrap_or(a).max(a);
+            soff = align_up(soff, a);
+            slot_off.push((*l, soff));
+            soff += align_up(s, a);
+        }
+        let alive_off = if multi {
+            let o = soff;
+            soff += 1;
+            Some(o)
+        } else {
+            None
+        };
+        let slot_bytes = align_up(soff, 8);
+        let local_bytes: u64 = f
+            .locals
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !regions.slot_locals.contains(&LocalId(*i as u32)))
+            .map(|(_, l)| self.layout(&l.ty).0)
+            .sum();
+        let need_ctx = simt::needs_ctx(&f);
+
+        let mut body: Vec<Stmt> = Vec::new();
+        let u32t = CType::named("uint32_t").konst();
+        let run = || id("__run");
+        body.push(Stmt::decl(CType::named("cuprite_launch").konst().ptr().konst(), "__l", Some(run().arrow("launch"))));
+        for (n, fld) in [("__bdx", "block_dim.x"), ("__bdy", "block_dim.y"), ("__bdz", "block_dim.z"), ("__gdx", "grid_dim.x"), ("__gdy", "grid_dim.y"), ("__gdz", "grid_dim.z")] {
+            let (a, b) = fld.split_once('.').unwrap();
+            body.push(Stmt::decl(u32t.clone(), n, Some(id("__l").arrow(a).member(b))));
+        }
+        body.push(Stmt::decl(u32t.clone(), "__nthreads", Some(id("__bdx").bin("*", id("__bdy")).bin("*", id("__bdz")))));
+        body.push(Stmt::decl(CType::named("char").ptr().konst(), "__shared", Some(run().arrow("shared"))));
+        body.push(Stmt::decl(
+            CType::named("char").ptr().konst(),
+            "__dyn_shared",
+            Some(id("__shared").bin("+", call("CUPRITE_DYNAMIC_SHARED_OFFSET", vec![lit(format!("{static_shared}u"))]))),
+        ));
+        body.push(Stmt::decl(CType::named("char").ptr().konst(), "__slots", Some(run().arrow("thread_slots"))));
+        // Kernel arguments, read once per run.
+        for (i, p) in f.params.iter().enumerate() {
+            let t = self.ctype(&f.local(*p).ty);
+            body.push(Stmt::decl(
+                t.clone(),
+                format!("__arg{i}"),
+                Some(id("__l").arrow("args").index(lit(i.to_string())).cast(t.clone().konst().ptr()).deref()),
+            ));
+        }
+        // Slot arrays.
+        let mut lv: Vec<Expr> = f.locals.iter().enumerate().map(|(i, _)| id_expr(&local_name(&f, LocalId(i as u32)))).collect();
+        for (l, o) in &slot_off {
+            let t = self.ctype(&f.local(*l).ty);
+            let name = format!("__s_{}", local_name(&f, *l));
+            body.push(Stmt::decl(
+                t.clone().ptr().konst(),
+                name.clone(),
+                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(t.ptr())),
+            ));
+            lv[l.index()] = id(name).index(id("__t"));
+        }
+        if let Some(o) = alive_off {
+            body.push(Stmt::decl(
+                CType::named("uint8_t").ptr().konst(),
+                "__alive",
+                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("uint8_t").ptr())),
+            ));
+        }
+        for (k, b) in regions.barriers.iter().enumerate() {
+            if let Terminator::Barrier { result: Some(_), .. } = f.block(*b).term {
+                body.push(Stmt::decl(CType::named("int32_t"), format!("__bres{k}"), Some(lit("0"))));
+            }
+        }
+        if need_ctx {
+            // Offsets of the module's static shared variables in this kernel's layout.
+            let nsh = self.shared_index.len();
+            let shoff = if nsh > 0 {
+                let mut v = vec![0u64; nsh];
+                for (g, o) in &shared_off {
+                    v[self.shared_index[g]] = *o;
+                }
+                let tname = format!("__cuprite_k{}_shoff", kid.0);
+                items.push(Item::Var {
+                    storage: "static",
+                    ty: CType::Array(Box::new(CType::named("uint32_t")), nsh as u64).konst_elem(),
+                    name: tname.clone(),
+                    attrs: vec![],
+                    asm_name: None,
+                    init: Some(Initializer::List(v.iter().map(|o| (None, Initializer::Expr(lit(format!("{o}u"))))).collect())),
+                });
+                id(tname)
+            } else {
+                lit("NULL")
+            };
+            let e = |s: &str, x: Expr| (Some(s.to_string()), Initializer::Expr(x));
+            body.push(Stmt::Decl {
+                ty: CType::named("__cuprite_tctx"),
+                name: "__ctx".into(),
+                init: Some(Initializer::List(vec![
+                    e("bdim", id("__l").arrow("block_dim")),
+                    e("gdim", id("__l").arrow("grid_dim")),
+                    e("shared", id("__shared")),
+                    e("dyn_shared", id("__dyn_shared")),
+                    e("shoff", shoff),
+                ])),
+            });
+        }
+
+        // The block loop.
+        let mut blk = Vec::new();
+        let u32n = CType::named("uint32_t").konst();
+        blk.push(Stmt::decl(u32n.clone(), "__bx", Some(id("__blk").bin("%", id("__gdx")).cast(CType::named("uint32_t")))));
+        blk.push(Stmt::decl(
+            u32n.clone(),
+            "__by",
+            Some(id("__blk").bin("/", id("__gdx")).bin("%", id("__gdy")).cast(CType::named("uint32_t"))),
+        ));
+        blk.push(Stmt::decl(
+            u32n,
+            "__bz",
+            Some(id("__blk").bin("/", id("__gdx").cast(CType::named("uint64_t")).bin("*", id("__gdy"))).cast(CType::named("uint32_t"))),
+        ));
+        let dim3 = |a: &str, b: &str, c: &str| Expr::CompoundLit(CType::named("cuprite_dim3"), vec![id(a), id(b), id(c)]);
+        blk.push(run().arrow("fault_block").assign(dim3("__bx", "__by", "__bz")).stmt());
+        if need_ctx {
+            blk.push(id("__ctx").member("bid").assign(dim3("__bx", "__by", "__bz")).stmt());
+        }
+        let mut errs = Vec::new();
+        for (r, reg) in regions.regions.iter().enumerate() {
+            blk.push(Stmt::Blank);
+            let what = match reg.after_barrier {
+                None => "from the kernel's entry".to_string(),
+                Some(k) => format!("after barrier {k}"),
+            };
+            blk.push(Stmt::Comment(format!("region {r}: {what}")));
+            if multi {
+                blk.push(Stmt::Label(format!("__region{r}")));
+            }
+            let mut rb = Vec::new();
+            for k in &reg.exits {
+                rb.push(Stmt::decl(CType::named("uint32_t"), format!("__n_b{k}"), Some(lit("0"))));
+                if let Terminator::Barrier { pred: Some(_), .. } = f.block(regions.barriers[*k]).term {
+                    rb.push(Stmt::decl(CType::named("uint32_t"), format!("__p_b{k}"), Some(lit("0"))));
+                }
+            }
+            // The thread body.
+            let mut tb = Vec::new();
+            tb.push(Stmt::decl(
+                CType::named("uint32_t").konst(),
+                "__t",
+                Some(id("__tz").bin("*", id("__bdy")).bin("+", id("__ty")).bin("*", id("__bdx")).bin("+", id("__tx"))),
+            ));
+            if r > 0 {
+                tb.push(Stmt::If { cond: Expr::un("!", id("__alive").index(id("__t"))), then: vec![Stmt::Continue], else_: vec![] });
+            }
+            tb.push(run().arrow("fault_thread_linear").assign(id("__t")).stmt());
+            if need_ctx {
+                tb.push(id("__ctx").member("tid").assign(dim3("__tx", "__ty", "__tz")).stmt());
+                tb.push(id("__ctx").member("tlinear").assign(id("__t")).stmt());
+            }
+            // Plain (thread-private, not live across a barrier) locals of this region.
+            let used = simt::locals_used(&f, &reg.blocks);
+            let mut init_locals: BTreeSet<LocalId> = used.clone();
+            if r == 0 {
+                init_locals.extend(f.params.iter().copied());
+            }
+            let bar_result = reg.after_barrier.and_then(|k| match f.block(regions.barriers[k]).term {
+                Terminator::Barrier { result: Some(res), .. } => Some((k, res)),
+                _ => None,
+            });
+            if let Some((_, res)) = bar_result {
+                init_locals.insert(res);
+            }
+            for l in &init_locals {
+                if !regions.slot_locals.contains(l) {
+                    tb.push(local_decl(self, f.local(*l), &local_name(&f, *l)));
+                }
+            }
+            if r == 0 {
+                for (i, p) in f.params.iter().enumerate() {
+                    if used.contains(p) {
+                        tb.push(lv[p.index()].clone().assign(id(format!("__arg{i}"))).stmt());
+                    }
+                }
+            }
+            if let Some((k, res)) = bar_result {
+                tb.push(lv[res.index()].clone().assign(id(format!("__bres{k}"))).stmt());
+            }
+            let kcx = KernelCx { region: r, multi, shared_off: &shared_off, regions: &regions };
+            let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("r{r}_") } else { String::new() } };
+            for b in &reg.blocks {
+                cx.emit_block(*b, &mut tb, &mut errs);
+            }
+            tb.push(Stmt::Label(format!("__r{r}_next")));
+            let tloop = |v: &str, lim: &str, body: Vec<Stmt>| Stmt::For {
+                init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), v, Some(lit("0"))))),
+                cond: Some(id(v).bin("<", id(lim))),
+                step: Some(Expr::PostInc(Box::new(id(v)))),
+                body,
+            };
+            rb.push(tloop("__tz", "__bdz", vec![tloop("__ty", "__bdy", vec![tloop("__tx", "__bdx", tb)])]));
+            // Where the block goes next: all live threads must wait at the same barrier.
+            let exits: Vec<usize> = reg.exits.iter().copied().collect();
+            let result_of = |k: usize| -> Option<Stmt> {
+                let Terminator::Barrier { kind, result: Some(_), .. } = f.block(regions.barriers[k]).term else { return None };
+                let n = id(format!("__n_b{k}"));
+                let p = id(format!("__p_b{k}"));
+                let v = match kind {
+                    BarrierKind::Count | BarrierKind::Sync => p.cast(CType::named("int32_t")),
+                    BarrierKind::And => p.bin("==", n),
+                    BarrierKind::Or => p.bin("!=", lit("0")),
+                };
+                Some(id(format!("__bres{k}")).assign(v).stmt())
+            };
+            match exits.len() {
+                0 => rb.push(Stmt::Goto("__block_done".into())),
+                1 => {
+                    let k = exits[0];
+                    rb.push(Stmt::If {
+                        cond: id(format!("__n_b{k}")).bin("==", lit("0")),
+                        then: vec![Stmt::Goto("__block_done".into())],
+                        else_: vec![],
+                    });
+                    rb.extend(result_of(k));
+                    rb.push(Stmt::Goto(format!("__region{}", k + 1)));
+                }
+                _ => {
+                    let mut sum = id(format!("__n_b{}", exits[0]));
+                    for k in &exits[1..] {
+                        sum = sum.bin("+", id(format!("__n_b{k}")));
+                    }
+                    rb.push(Stmt::decl(CType::named("uint32_t").konst(), "__live", Some(sum)));
+                    rb.push(Stmt::If {
+                        cond: id("__live").bin("==", lit("0")),
+                        then: vec![Stmt::Goto("__block_done".into())],
+                        else_: vec![],
+                    });
+                    for k in &exits {
+                        let mut then: Vec<Stmt> = result_of(*k).into_iter().collect();
+                        then.push(Stmt::Goto(format!("__region{}", k + 1)));
+                        rb.push(Stmt::If { cond: id(format!("__n_b{k}")).bin("==", id("__live")), then, else_: vec![] });
+                    }
+                    rb.push(call("__cu_divergent_barrier", vec![id("__bx"), id("__by"), id("__bz")]).stmt());
+                }
+            }
+            blk.push(Stmt::Block(rb));
+        }
+        blk.push(Stmt::Label("__block_done".into()));
+        body.push(Stmt::For {
+            init: Some(Box::new(Stmt::decl(CType::named("uint64_t"), "__blk", Some(run().arrow("first_block"))))),
+            cond: Some(id("__blk").bin("<", run().arrow("end_block"))),
+            step: Some(Expr::PostInc(Box::new(id("__blk")))),
+            body: blk,
+        });
+        self.errors.extend(errs);
+        let mut comment = format!("kernel `{}`: {} region(s)", f.name, regions.regions.len());
+        if !regions.slot_locals.is_empty() {
+            let names: Vec<String> = regions.slot_locals.iter().map(|l| f.local(*l).name.clone()).collect();
+            comment.push_str(&format!("; kept in per-thread slots across barriers: {}", names.join(", ")));
+        }
+        items.push(Item::Comment(comment));
+        items.push(Item::Func {
+            storage: "static",
+            attrs: vec![],
+            ret: CType::named("void"),
+            name: self.func_names[kid.index()].clone(),
+            params: vec![(CType::named("cuprite_block_run").ptr(), "__run".into())],
+            body: Some(body),
+        });
+        KernelDesc { id: kid, static_shared, slot_bytes, local_bytes }
+    }
+
+    /// Static shared variables used by a kernel (after inlining) and the functions it
+    /// can call, in GlobalId order.
+    fn shared_used_by(&self, f: &Function) -> Vec<GlobalId> {
+        let mut set = BTreeSet::new();
+        let mut seen_fn = HashSet::new();
+        let mut stack: Vec<&Function> = vec![f];
+        let mut indirect = false;
+        while let Some(g) = stack.pop() {
+            for b in &g.blocks {
+                for i in &b.insts {
+                    match &i.kind {
+                        InstKind::GlobalAddr(gid) if self.shared_index.contains_key(gid) => {
+                            set.insert(*gid);
+                        }
+                        InstKind::Call { func, .. } | InstKind::FuncAddr(func) => {
+                            if seen_fn.insert(*func) {
+                                stack.push(self.m.function(*func));
+                            }
+                        }
+                        InstKind::CallIndirect { .. } => indirect = true,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if indirect {
+            // Calls through pointers may reach any function whose address is taken.
+            for h in &self.m.functions {
+                for b in &h.blocks {
+                    for i in &b.insts {
+                        if let InstKind::FuncAddr(func) = &i.kind {
+                            if seen_fn.insert(*func) {
+                                for b2 in &self.m.function(*func).blocks {
+                                    for i2 in &b2.insts {
+                                        if let InstKind::GlobalAddr(gid) = &i2.kind {
+                                            if self.shared_index.contains_key(gid) {
+                                                set.insert(*gid);
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        set.into_iter().collect()
+    }
+}
+
+impl CType {
+    /// `const` on the element type of an array (for tables).
+    fn konst_elem(self) -> CType {
+        match self {
+            CType::Array(e, n) => CType::Array(Box::new(e.konst()), n),
+            t => t.konst(),
+        }
+    }
+}
+
+pub struct KernelDesc {
+    id: FuncId,
+    static_shared: u64,
+    slot_bytes: u64,
+    local_bytes: u64,
+}
+
+fn id_expr(s: &str) -> Expr {
+    id(s.to_string())
+}
+
+pub fn local_name(f: &Function, l: LocalId) -> String {
+    let n = sanitize(&f.local(l).name);
+    if n.is_empty() {
+        format!("l{}", l.0)
+    } else {
+        format!("l{}_{}", l.0, n)
+    }
+}
+
+fn local_decl(mc: &ModCx, l: &Local, name: &str) -> Stmt {
+    let mut t = mc.ctype(&l.ty);
+    if let Some(a) = l.align {
+        let (_, na) = mc.m.layout(&l.ty);
+        if a > na {
+            // `T name __attribute__((aligned(a)))`: fold into the name.
+            t = CType::Named(format!("__attribute__((aligned({a}))) {}", t.declare("")));
+        }
+    }
+    Stmt::decl(t, name, None)
+}
+
+fn reachable(f: &Function) -> Vec<BlockId> {
+    let mut seen = vec![false; f.blocks.len()];
+    let mut order = Vec::new();
+    let mut stack = vec![BlockId(0)];
+    seen[0] = true;
+    while let Some(b) = stack.pop() {
+        order.push(b);
+        let succ = f.block(b).term.successors();
+        for s in succ.into_iter().rev() {
+            if !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push(s);
+            }
+        }
+    }
+    order
+}
+
+pub fn int_lit(v: i64, t: &Type) -> Expr {
+    match t {
+        Type::Bool => lit(if v != 0 { "1" } else { "0" }),
+        Type::I8 => lit(format!("{}", v as i8)).cast(CType::named("int8_t")),
+        Type::U8 => lit(format!("{}", v as u8)).cast(CType::named("uint8_t")),
+        Type::I16 => lit(format!("{}", v as i16)).cast(CType::named("int16_t")),
+        Type::U16 => lit(format!("{}", v as u16)).cast(CType::named("uint16_t")),
+        Type::I32 => {
+            let x = v as i32;
+            if x == i32::MIN {
+                lit("INT32_MIN")
+            } else {
+                lit(format!("{x}"))
+            }
+        }
+        Type::U32 => lit(format!("{}u", v as u32)),
+        Type::I64 => {
+            if v == i64::MIN {
+                lit("INT64_MIN")
+            } else {
+                lit(format!("INT64_C({v})"))
+            }
+        }
+        _ => lit(format!("UINT64_C({})", v as u64)),
+    }
+}
+
+fn f32_lit(x: f32) -> Expr {
+    if x.is_nan() {
+        let bits = x.to_bits();
+        let e = lit(format!("__builtin_nanf(\"0x{:x}\")", bits & 0x3fffff));
+        if bits >> 31 != 0 { Expr::un("-", e) } else { e }
+    } else if x.is_infinite() {
+        if x > 0.0 { lit("__builtin_inff()") } else { Expr::un("-", lit("__builtin_inff()")) }
+    } else {
+        let s = format!("{x:?}");
+        let s = if s.contains('.') || s.contains('e') { s } else { format!("{s}.0") };
+        if let Some(rest) = s.strip_prefix('-') {
+            Expr::un("-", lit(format!("{rest}f")))
+        } else {
+            lit(format!("{s}f"))
+        }
+    }
+}
+
+fn f64_lit(x: f64) -> Expr {
+    if x.is_nan() {
+        let bits = x.to_bits();
+        let e = lit(format!("__builtin_nan(\"0x{:x}\")", bits & 0x7_ffff_ffff_ffff));
+        if bits >> 63 != 0 { Expr::un("-", e) } else { e }
+    } else if x.is_infinite() {
+        if x > 0.0 { lit("__builtin_inf()") } else { Expr::un("-", lit("__builtin_inf()")) }
+    } else {
+        let s = format!("{x:?}");
+        let s = if s.contains('.') || s.contains('e') { s } else { format!("{s}.0") };
+        if let Some(rest) = s.strip_prefix('-') {
+            Expr::un("-", lit(rest.to_string()))
+        } else {
+            lit(s)
+        }
+    }
+}
+
+struct KernelCx<'a> {
+    region: usize,
+    multi: bool,
+    shared_off: &'a HashMap<GlobalId, u64>,
+    regions: &'a Regions,
+}
+
+/// Lowering of one function's blocks (a device function, or one region of a kernel).
+struct FnCx<'a, 'm> {
+    mc: &'a ModCx<'m>,
+    f: &'a Function,
+    /// The lvalue of each local.
+    lv: Vec<Expr>,
+    kernel: Option<KernelCx<'a>>,
+    prefix: String,
+}
+
+fn vname(v: ValueId) -> String {
+    format!("v{}", v.0)
+}
+
+fn int_suffix(t: &Type) -> Option<&'static str> {
+    Some(match t {
+        Type::Bool | Type::I8 | Type::I16 | Type::U8 | Type::U16 | Type::I32 => "i32",
+        Type::U32 => "u32",
+        Type::I64 => "i64",
+        Type::U64 => "u64",
+        _ => return None,
+    })
+}
+
+fn cvt_suffix(t: &Type) -> Option<&'static str> {
+    Some(match t {
+        Type::I8 => "i8",
+        Type::U8 => "u8",
+        Type::I16 => "i16",
+        Type::U16 => "u16",
+        Type::I32 => "i32",
+        Type::U32 => "u32",
+        Type::I64 => "i64",
+        Type::U64 => "u64",
+        Type::F32 => "f32",
+        Type::F64 => "f64",
+        _ => return None,
+    })
+}
+
+impl<'a, 'm> FnCx<'a, 'm> {
+    fn label(&self, b: BlockId) -> String {
+        format!("{}bb{}", self.prefix, b.0)
+    }
+    fn v(&self, v: ValueId) -> Expr {
+        id(vname(v))
+    }
+    fn vty(&self, v: ValueId) -> &Type {
+        self.f.value_type(v)
+    }
+    fn line(&self, loc: Option<SrcLoc>, last: &mut Option<(u32, u32)>, out: &mut Vec<Stmt>) {
+        if !self.mc.opts.line_directives {
+            return;
+        }
+        if let Some(l) = loc {
+            if *last != Some((l.file.0, l.line)) {
+                *last = Some((l.file.0, l.line));
+                let file = self.mc.m.files.get(l.file.index()).cloned().unwrap_or_else(|| self.mc.opts.source_name.clone());
+                out.push(Stmt::Line(l.line, file));
+            }
+        }
+    }
+    fn ctx_expr(&self) -> Expr {
+        if self.kernel.is_some() {
+            id("__ctx").addr()
+        } else {
+            id("__ctx")
+        }
+    }
+    fn block_dim3(&self) -> Expr {
+        if self.kernel.is_some() {
+            Expr::CompoundLit(CType::named("cuprite_dim3"), vec![id("__bx"), id("__by"), id("__bz")])
+        } else {
+            id("__ctx").arrow("bid")
+        }
+    }
+    fn thread_dim3(&self) -> Expr {
+        if self.kernel.is_some() {
+            Expr::CompoundLit(CType::named("cuprite_dim3"), vec![id("__tx"), id("__ty"), id("__tz")])
+        } else {
+            id("__ctx").arrow("tid")
+        }
+    }
+
+    fn emit_block(&self, b: BlockId, out: &mut Vec<Stmt>, errs: &mut Vec<BackendError>) {
+        let block = self.f.block(b);
+        out.push(Stmt::Label(self.label(b)));
+        let mut last = None;
+        for inst in &block.insts {
+            self.line(inst.loc, &mut last, out);
+            if let Err(e) = self.emit_inst(inst, out) {
+                errs.push(e);
+            }
+        }
+        self.line(block.term_loc, &mut last, out);
+        self.emit_term(block, out, errs);
+    }
+
+    fn def(&self, out: &mut Vec<Stmt>, r: Option<ValueId>, e: Expr) {
+        match r {
+            Some(r) if *self.vty(r) != Type::Void => {
+                out.push(Stmt::decl(self.mc.ctype(self.vty(r)), vname(r), Some(e)));
+            }
+            _ => out.push(e.stmt()),
+        }
+    }
+
+    fn emit_inst(&self, inst: &Inst, out: &mut Vec<Stmt>) -> Result<(), BackendError> {
+        let loc = inst.loc;
+        let r = inst.result;
+        let rty = r.map(|r| self.vty(r).clone()).unwrap_or(Type::Void);
+        let need_r = || r.ok_or_else(|| err("internal error: instruction without a result", loc));
+        match &inst.kind {
+            InstKind::Const(c) => {
+                need_r()?;
+                self.def(out, r, self.mc.const_expr(c, &rty));
+            }
+            InstKind::Unary(op, a) => {
+                let x = self.v(*a);
+                let e = match op {
+                    UnaryOp::Neg => {
+                        if self.vty(*a).is_integer() && !self.vty(*a).is_signed() {
+                            lit("0").cast(self.mc.ctype(self.vty(*a))).bin("-", x)
+                        } else {
+                            Expr::un("-", x)
+                        }
+                    }
+                    UnaryOp::Not => Expr::un("~", x),
+                    UnaryOp::LNot => Expr::un("!", x),
+                };
+                self.def(out, r, e);
+            }
+            InstKind::Binary(op, a, b) => {
+                let e = self.binary(*op, *a, *b, loc)?;
+                self.def(out, r, e);
+            }
+            InstKind::Cast(a) => {
+                let e = self.cast(self.vty(*a), &rty, self.v(*a), loc)?;
+                self.def(out, r, e);
+            }
+            InstKind::Bitcast(a) => {
+                let from = self.vty(*a);
+                let r = need_r()?;
+                let ct = self.mc.ctype(&rty);
+                if from == &rty {
+                    self.def(out, Some(r), self.v(*a));
+                } else if from.is_float() || rty.is_float() || matches!(rty, Type::Struct(_)) {
+                    let (fs, _) = self.mc.m.layout(from);
+                    let (ts, _) = self.mc.m.layout(&rty);
+                    if fs != ts {
+                        return Err(err(format!("internal error: bitcast between sizes {fs} and {ts}"), loc));
+                    }
+                    out.push(Stmt::decl(ct, vname(r), None));
+                    out.push(
+                        call("memcpy", vec![id(vname(r)).addr(), self.v(*a).addr(), Expr::SizeofType(self.mc.ctype(&rty))]).stmt(),
+                    );
+                } else if from.is_pointer() || rty.is_pointer() {
+                    self.def(out, Some(r), self.v(*a).cast(CType::named("uintptr_t")).cast(ct));
+                } else {
+                    self.def(out, Some(r), self.v(*a).cast(ct));
+                }
+            }
+            InstKind::Select(c, a, b) => {
+                self.def(out, r, Expr::cond(self.v(*c), self.v(*a), self.v(*b)));
+            }
+            InstKind::LoadLocal(l) => {
+                if matches!(self.f.local(*l).ty, Type::Array(..)) {
+                    return Err(err("internal error: an array local is read as a value", loc));
+                }
+                self.def(out, r, self.lv[l.index()].clone());
+            }
+            InstKind::StoreLocal(l, v) => {
+                out.push(self.lv[l.index()].clone().assign(self.v(*v)).stmt());
+            }
+            InstKind::LocalAddr(l) => {
+                self.def(out, r, self.lv[l.index()].clone().addr());
+            }
+            InstKind::GlobalAddr(g) => {
+                let gl = self.mc.m.global(*g);
+                let pt = self.mc.ctype(&gl.ty).ptr();
+                let e = if gl.space == AddressSpace::Shared {
+                    match &self.kernel {
+                        Some(k) => {
+                            if gl.dynamic_shared {
+                                id("__dyn_shared").cast(pt)
+                            } else {
+                                let off = k.shared_off.get(g).copied().unwrap_or(0);
+                                id("__shared").bin("+", lit(off.to_string())).cast(pt)
+                            }
+                        }
+                        None => {
+                            if gl.dynamic_shared {
+                                id("__ctx").arrow("dyn_shared").cast(pt)
+                            } else {
+                                let idx = self.mc.shared_index[g];
+                                id("__ctx")
+                                    .arrow("shared")
+                                    .bin("+", id("__ctx").arrow("shoff").index(lit(idx.to_string())))
+                                    .cast(pt)
+                            }
+                        }
+                    }
+                } else {
+                    id(self.mc.global_names[g.index()].clone()).addr()
+                };
+                let e = if rty.is_pointer() && self.mc.ctype(&rty) != self.mc.ctype(&gl.ty).ptr() {
+                    e.cast(self.mc.ctype(&rty))
+                } else {
+                    e
+                };
+                self.def(out, r, e);
+            }
+            InstKind::Load { ptr, volatile } => {
+                let e = self.typed_ptr(*ptr, &rty, *volatile).deref();
+                self.def(out, r, e);
+            }
+            InstKind::Store { ptr, value, volatile } => {
+                let vt = self.vty(*value).clone();
+                let p = self.typed_ptr(*ptr, &vt, *volatile);
+                out.push(p.deref().assign(self.v(*value)).stmt());
+            }
+            InstKind::FieldAddr { base, strukt, field } => {
+                let st = CType::Named(self.mc.struct_names[strukt.index()].clone()).ptr();
+                let b = if self.mc.ctype(self.vty(*base)) == st { self.v(*base) } else { self.v(*base).cast(st) };
+                let mut e = b.arrow(&self.mc.field_names[strukt.index()][*field as usize]).addr();
+                let fty = &self.mc.m.struct_def(*strukt).fields[*field as usize].ty;
+                if self.mc.ctype(&rty) != self.mc.ctype(fty).ptr() {
+                    e = e.cast(self.mc.ctype(&rty));
+                }
+                self.def(out, r, e);
+            }
+            InstKind::PtrAdd { base, index } => {
+                let bt = self.vty(*base);
+                let b = if self.mc.ctype(bt) != self.mc.ctype(&rty) { self.v(*base).cast(self.mc.ctype(&rty)) } else { self.v(*base) };
+                self.def(out, r, b.bin("+", self.v(*index)));
+            }
+            InstKind::PtrDiff(a, b) => {
+                self.def(out, r, self.v(*a).bin("-", self.v(*b)).cast(CType::named("int64_t")));
+            }
+            InstKind::Copy { dst, src, bytes } => {
+                out.push(call("memcpy", vec![self.v(*dst), self.v(*src), lit(format!("{bytes}u"))]).stmt());
+            }
+            InstKind::Special(s) => {
+                let e = self.special(*s);
+                let e = if rty == Type::U32 || rty == Type::Void { e } else { e.cast(self.mc.ctype(&rty)) };
+                self.def(out, r, e);
+            }
+            InstKind::Call { func, args } => {
+                if self.mc.bset.contains(func) {
+                    return Err(err("internal error: a call of a barrier function was not inlined", loc));
+                }
+                let mut a = vec![self.ctx_expr()];
+                a.extend(args.iter().map(|x| self.v(*x)));
+                self.def(out, r, call(&self.mc.func_names[func.index()], a));
+            }
+            InstKind::CallIndirect { callee, args } => {
+                let mut a = vec![self.ctx_expr()];
+                a.extend(args.iter().map(|x| self.v(*x)));
+                self.def(out, r, Expr::Call(Box::new(self.v(*callee)), a));
+            }
+            InstKind::FuncAddr(func) => {
+                if matches!(self.mc.m.function(*func).kind, FunctionKind::Kernel { .. }) {
+                    return Err(err("the address of a kernel is taken in device code (not supported)", loc));
+                }
+                let e = id(self.mc.func_names[func.index()].clone()).addr();
+                let e = if matches!(rty, Type::FnPtr(_)) { e } else { e.cast(self.mc.ctype(&rty)) };
+                self.def(out, r, e);
+            }
+            InstKind::CallBuiltin { builtin, args } => self.builtin(builtin, args, r, &rty, loc, out)?,
+        }
+        Ok(())
+    }
+
+    /// The pointer value `p` as a `T *` (cast if its static type differs).
+    fn typed_ptr(&self, p: ValueId, t: &Type, volatile: bool) -> Expr {
+        let mut want = self.mc.ctype(t);
+        if volatile {
+            want = want.volatile();
+        }
+        let want = want.ptr();
+        if self.mc.ctype(self.vty(p)) == want {
+            self.v(p)
+        } else {
+            self.v(p).cast(want)
+        }
+    }
+
+    fn special(&self, s: SpecialReg) -> Expr {
+        let d = |d: Dim| match d {
+            Dim::X => "x",
+            Dim::Y => "y",
+            Dim::Z => "z",
+        };
+        match (&self.kernel, s) {
+            (_, SpecialReg::WarpSize) => lit("32u"),
+            (Some(_), SpecialReg::ThreadIdx(x)) => id(format!("__t{}", d(x))),
+            (Some(_), SpecialReg::BlockIdx(x)) => id(format!("__b{}", d(x))),
+            (Some(_), SpecialReg::BlockDim(x)) => id(format!("__bd{}", d(x))),
+            (Some(_), SpecialReg::GridDim(x)) => id(format!("__gd{}", d(x))),
+            (Some(_), SpecialReg::LaneId) => id("__t").bin("&", lit("31u")),
+            (None, SpecialReg::ThreadIdx(x)) => id("__ctx").arrow("tid").member(d(x)),
+            (None, SpecialReg::BlockIdx(x)) => id("__ctx").arrow("bid").member(d(x)),
+            (None, SpecialReg::BlockDim(x)) => id("__ctx").arrow("bdim").member(d(x)),
+            (None, SpecialReg::GridDim(x)) => id("__ctx").arrow("gdim").member(d(x)),
+            (None, SpecialReg::LaneId) => id("__ctx").arrow("tlinear").bin("&", lit("31u")),
+        }
+    }
+
+    fn binary(&self, op: BinaryOp, a: ValueId, b: ValueId, loc: Option<SrcLoc>) -> Result<Expr, BackendError> {
+        let ta = self.vty(a);
+        let (x, y) = (self.v(a), self.v(b));
+        let c = |o: &'static str| Ok(x.clone().bin(o, y.clone()));
+        match op {
+            BinaryOp::Add => c("+"),
+            BinaryOp::Sub => c("-"),
+            BinaryOp::Mul => {
+                // Unsigned 16-bit operands promote to int: multiply as unsigned instead.
+                if matches!(ta, Type::U16 | Type::U8) {
+                    Ok(x.cast(CType::named("uint32_t")).bin("*", y))
+                } else {
+                    c("*")
+                }
+            }
+            BinaryOp::Div | BinaryOp::Rem => {
+                let name = if op == BinaryOp::Div { "div" } else { "rem" };
+                if ta.is_float() {
+                    if op == BinaryOp::Div {
+                        c("/")
+                    } else {
+                        Ok(call(if *ta == Type::F32 { "fmodf" } else { "fmod" }, vec![x, y]))
+                    }
+                } else if let Some(s) = int_suffix(ta) {
+                    Ok(call(&format!("__cu_{name}_{s}"), vec![x, y]))
+                } else {
+                    Err(err(format!("internal error: `{name}` of type {ta}"), loc))
+                }
+            }
+            BinaryOp::Shl | BinaryOp::Shr => {
+                let name = if op == BinaryOp::Shl { "shl" } else { "shr" };
+                let Some(s) = int_suffix(ta) else {
+                    return Err(err(format!("internal error: shift of type {ta}"), loc));
+                };
+                // The amount is unsigned for PTX: a negative amount is a huge one.
+                let amt = if self.vty(b).is_signed() {
+                    y.cast(CType::named("int64_t")).cast(CType::named("uint64_t"))
+                } else {
+                    y
+                };
+                // Small unsigned types promote to int (non-negative): same as i32.
+                let x = if matches!(ta, Type::U8 | Type::U16 | Type::Bool) { x.cast(CType::named("int32_t")) } else { x };
+                Ok(call(&format!("__cu_{name}_{s}"), vec![x, amt]))
+            }
+            BinaryOp::And => c("&"),
+            BinaryOp::Or => c("|"),
+            BinaryOp::Xor => c("^"),
+            BinaryOp::Eq => c("=="),
+            BinaryOp::Ne => c("!="),
+            BinaryOp::Lt => c("<"),
+            BinaryOp::Le => c("<="),
+            BinaryOp::Gt => c(">"),
+            BinaryOp::Ge => c(">="),
+        }
+    }
+
+    fn cast(&self, from: &Type, to: &Type, e: Expr, loc: Option<SrcLoc>) -> Result<Expr, BackendError> {
+        if from == to {
+            return Ok(e);
+        }
+        let ct = self.mc.ctype(to);
+        if *to == Type::Bool {
+            return Ok(e.bin("!=", lit("0")));
+        }
+        if from.is_float() && to.is_integer() {
+            let name = format!("__cu_cvt_{}_{}", cvt_suffix(from).unwrap(), cvt_suffix(to).unwrap());
+            return Ok(call(&name, vec![e]));
+        }
+        if (from.is_pointer() && (to.is_integer() || to.is_pointer())) || (from.is_integer() && to.is_pointer()) {
+            if from.is_pointer() && to.is_pointer() {
+                return Ok(e.cast(ct));
+            }
+            return Ok(e.cast(CType::named("uintptr_t")).cast(ct));
+        }
+        if (from.is_integer() || from.is_float()) && (to.is_integer() || to.is_float()) {
+            return Ok(e.cast(ct));
+        }
+        Err(err(format!("internal error: cast from {from} to {to}"), loc))
+    }
+
+    fn builtin(&self, b: &Builtin, args: &[ValueId], r: Option<ValueId>, rty: &Type, loc: Option<SrcLoc>, out: &mut Vec<Stmt>) -> Result<(), BackendError> {
+        let a: Vec<Expr> = args.iter().map(|x| self.v(*x)).collect();
+        let argn = |n: usize| -> Result<(), BackendError> {
+            if args.len() < n {
+                Err(err(format!("internal error: builtin {b:?} needs {n} operands"), loc))
+            } else {
+                Ok(())
+            }
+        };
+        let cchar = || CType::named("char").konst().ptr();
+        match b {
+            Builtin::Math(name) => {
+                let tys: Vec<Type> = args.iter().map(|x| self.vty(*x).clone()).collect();
+                let e = resolve_math(&self.mc.math, name, &tys, rty).map_err(|m| err(m, loc))?;
+                let mut ca = Vec::new();
+                for (i, x) in a.into_iter().enumerate() {
+                    // Pointer operands (sincosf, frexpf, ...) are converted explicitly.
+                    if e.params[i].is_pointer() && tys[i] != e.params[i] {
+                        ca.push(x.cast(self.mc.ctype(&e.params[i])));
+                    } else {
+                        ca.push(x);
+                    }
+                }
+                self.def(out, r, call(&e.c_name, ca));
+            }
+            Builtin::Printf => {
+                argn(1)?;
+                let mut ca = vec![a[0].clone().cast(cchar())];
+                ca.extend(a[1..].iter().cloned());
+                self.def(out, r, call("__cuprite_printf", ca));
+            }
+            Builtin::AssertFail => {
+                argn(4)?;
+                out.push(
+                    call(
+                        "__cuprite_assert_fail",
+                        vec![
+                            a[0].clone().cast(cchar()),
+                            a[1].clone().cast(cchar()),
+                            a[2].clone().cast(CType::named("unsigned")),
+                            a[3].clone().cast(cchar()),
+                            self.block_dim3(),
+                            self.thread_dim3(),
+                        ],
+                    )
+                    .stmt(),
+                );
+            }
+            Builtin::Trap => out.push(call("__cuprite_trap", vec![]).stmt()),
+            Builtin::Clock | Builtin::Clock64 => self.def(out, r, call("__cuprite_clock64", vec![])),
+            Builtin::Fence(_) => out.push(call("__atomic_thread_fence", vec![lit("__ATOMIC_SEQ_CST")]).stmt()),
+            Builtin::Malloc => {
+                argn(1)?;
+                self.def(out, r, call("__cuprite_device_malloc", vec![a[0].clone()]));
+            }
+            Builtin::Free => {
+                argn(1)?;
+                out.push(call("__cuprite_device_free", vec![a[0].clone().cast(CType::named("void").ptr())]).stmt());
+            }
+            Builtin::Memcpy => {
+                argn(3)?;
+                self.def(out, r, call("memcpy", a));
+            }
+            Builtin::Memset => {
+                argn(3)?;
+                self.def(out, r, call("memset", vec![a[0].clone(), a[1].clone().cast(CType::named("int")), a[2].clone()]));
+            }
+            Builtin::Atomic { op, .. } => {
+                let n = if *op == AtomicOp::Cas { 3 } else { 2 };
+                argn(n)?;
+                // The element type is the result's; without a result, the operand's.
+                let et = if *rty == Type::Void { self.vty(args[1]).clone() } else { rty.clone() };
+                let s = cvt_suffix(&et).ok_or_else(|| err(format!("atomic operation on type {et} is not supported"), loc))?;
+                let opn = match op {
+                    AtomicOp::Add => "add",
+                    AtomicOp::Sub => "sub",
+                    AtomicOp::Exch => "exch",
+                    AtomicOp::Min => "min",
+                    AtomicOp::Max => "max",
+                    AtomicOp::Inc => "inc",
+                    AtomicOp::Dec => "dec",
+                    AtomicOp::Cas => "cas",
+                    AtomicOp::And => "and",
+                    AtomicOp::Or => "or",
+                    AtomicOp::Xor => "xor",
+                };
+                let ok = match op {
+                    AtomicOp::Inc | AtomicOp::Dec => s == "u32",
+                    AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => !et.is_float() && !matches!(s, "i8" | "u8"),
+                    _ => !matches!(s, "i8" | "u8"),
+                };
+                if !ok {
+                    return Err(err(format!("atomic {opn} on type {et} is not supported"), loc));
+                }
+                let mut ca = vec![self.typed_ptr(args[0], &et, false)];
+                ca.extend(a[1..n].iter().cloned());
+                self.def(out, r, call(&format!("__cu_atomic_{opn}_{s}"), ca));
+            }
+        }
+        Ok(())
+    }
+
+    fn emit_term(&self, b: &Block, out: &mut Vec<Stmt>, errs: &mut Vec<BackendError>) {
+        match &b.term {
+            Terminator::Jump(t) => out.push(Stmt::Goto(self.label(*t))),
+            Terminator::Branch { cond, then, else_ } => out.push(Stmt::If {
+                cond: self.v(*cond),
+                then: vec![Stmt::Goto(self.label(*then))],
+                else_: vec![Stmt::Goto(self.label(*else_))],
+            }),
+            Terminator::Switch { value, cases, default } => {
+                let t = self.vty(*value).clone();
+                let cases = cases
+                    .iter()
+                    .map(|(c, blk)| (int_lit(*c, &t), vec![Stmt::Goto(self.label(*blk))]))
+                    .collect();
+                out.push(Stmt::Switch { value: self.v(*value), cases, default: vec![Stmt::Goto(self.label(*default))] });
+            }
+            Terminator::Return(v) => match &self.kernel {
+                None => out.push(Stmt::Return(v.map(|v| self.v(v)))),
+                Some(k) => {
+                    if k.multi {
+                        out.push(id("__alive").index(id("__t")).assign(lit("0")).stmt());
+                    }
+                    out.push(Stmt::Goto(format!("__r{}_next", k.region)));
+                }
+            },
+            Terminator::Barrier { pred, .. } => match &self.kernel {
+                None => errs.push(err("internal error: a barrier in a function that is not inlined", b.term_loc)),
+                Some(k) => {
+                    let idx = k.regions.barriers.iter().position(|x| std::ptr::eq(self.f.block(*x), b)).unwrap();
+                    if k.region == 0 {
+                        out.push(id("__alive").index(id("__t")).assign(lit("1")).stmt());
+                    }
+                    out.push(Expr::PostInc(Box::new(id(format!("__n_b{idx}")))).stmt());
+                    if let Some(p) = pred {
+                        out.push(id(format!("__p_b{idx}")).assign_op("+", self.v(*p).bin("!=", lit("0"))).stmt());
+                    }
+                    out.push(Stmt::Goto(format!("__r{}_next", k.region)));
+                }
+            },
+            Terminator::Unreachable => out.push(call("__builtin_unreachable", vec![]).stmt()),
+        }
+    }
+}

@@ -1,0 +1,420 @@
+/* ==== Cuprite CPU prelude: helpers that keep CUDA's semantics in C ==================== */
+#include <math.h>
+#include <fenv.h>
+#include <stdio.h>
+#include <string.h>
+#include <limits.h>
+
+#define __CU_INLINE static inline __attribute__((always_inline, unused))
+#define __CU_HELPER static __attribute__((noinline, unused))
+
+/* The context a device function that is not inlined into its kernel receives: the
+ * thread's and block's coordinates and where this launch's shared memory is. */
+typedef struct __cuprite_tctx {
+    cuprite_dim3 tid, bid, bdim, gdim;
+    uint32_t tlinear;
+    char *shared;
+    char *dyn_shared;
+    /* Offsets of the module's static __shared__ variables in the running kernel's
+     * layout, indexed by the variable's shared index. */
+    const uint32_t *shoff;
+} __cuprite_tctx;
+
+/* ---- integer division and remainder: never trap ------------------------------------
+ * x / 0: all ones for unsigned, -1 for signed; x % 0 = x; MIN / -1 = MIN; MIN % -1 = 0.
+ * (One family, so that the GPU's facts can be adjusted in one place.) */
+#define __CU_DIV_S(N, T, MIN)                                                           \
+    __CU_INLINE T __cu_div_##N(T a, T b) {                                              \
+        if (__builtin_expect(b == 0, 0)) return (T)-1;                                  \
+        if (__builtin_expect(b == -1, 0)) return (T)(0 - (unsigned long long)a);        \
+        return a / b;                                                                   \
+    }                                                                                   \
+    __CU_INLINE T __cu_rem_##N(T a, T b) {                                              \
+        if (__builtin_expect(b == 0, 0)) return a;                                      \
+        if (__builtin_expect(b == -1, 0)) return 0;                                     \
+        return a % b;                                                                   \
+    }
+#define __CU_DIV_U(N, T)                                                                \
+    __CU_INLINE T __cu_div_##N(T a, T b) { return __builtin_expect(b == 0, 0) ? (T)~(T)0 : a / b; } \
+    __CU_INLINE T __cu_rem_##N(T a, T b) { return __builtin_expect(b == 0, 0) ? a : a % b; }
+__CU_DIV_S(i32, int32_t, INT32_MIN)
+__CU_DIV_S(i64, int64_t, INT64_MIN)
+__CU_DIV_U(u32, uint32_t)
+__CU_DIV_U(u64, uint64_t)
+
+/* ---- shifts: PTX clamps the amount (shl/shr.u: 0, shr.s: sign fill) ----------------- */
+#define __CU_SHIFT(N, T, UT, BITS)                                                      \
+    __CU_INLINE T __cu_shl_##N(T a, uint64_t n) { return n >= BITS ? (T)0 : (T)((UT)a << n); } \
+    __CU_INLINE T __cu_shr_##N(T a, uint64_t n) { return n >= BITS ? (T)(a < 0 ? -1 : 0) : (T)(a >> n); }
+#define __CU_SHIFTU(N, T, BITS)                                                         \
+    __CU_INLINE T __cu_shl_##N(T a, uint64_t n) { return n >= BITS ? (T)0 : (T)(a << n); } \
+    __CU_INLINE T __cu_shr_##N(T a, uint64_t n) { return n >= BITS ? (T)0 : (T)(a >> n); }
+__CU_SHIFT(i32, int32_t, uint32_t, 32)
+__CU_SHIFT(i64, int64_t, uint64_t, 64)
+__CU_SHIFTU(u32, uint32_t, 32)
+__CU_SHIFTU(u64, uint64_t, 64)
+
+/* ---- float -> integer: saturate, NaN -> 0 (cvt.rzi) ---------------------------------- */
+#define __CU_F2I(N, F, T, LO, HI)                                                       \
+    __CU_INLINE T __cu_cvt_##N(F x) {                                                   \
+        if (__builtin_expect(x != x, 0)) return 0;                                      \
+        if (x <= (F)(LO)) return (LO);                                                  \
+        if (x >= (F)(HI)) return (HI);                                                  \
+        return (T)x;                                                                    \
+    }
+__CU_F2I(f32_i8, float, int8_t, INT8_MIN, INT8_MAX)
+__CU_F2I(f32_i16, float, int16_t, INT16_MIN, INT16_MAX)
+__CU_F2I(f32_i32, float, int32_t, INT32_MIN, INT32_MAX)
+__CU_F2I(f32_i64, float, int64_t, INT64_MIN, INT64_MAX)
+__CU_F2I(f32_u8, float, uint8_t, 0, UINT8_MAX)
+__CU_F2I(f32_u16, float, uint16_t, 0, UINT16_MAX)
+__CU_F2I(f32_u32, float, uint32_t, 0, UINT32_MAX)
+__CU_F2I(f32_u64, float, uint64_t, 0, UINT64_MAX)
+__CU_F2I(f64_i8, double, int8_t, INT8_MIN, INT8_MAX)
+__CU_F2I(f64_i16, double, int16_t, INT16_MIN, INT16_MAX)
+__CU_F2I(f64_i32, double, int32_t, INT32_MIN, INT32_MAX)
+__CU_F2I(f64_i64, double, int64_t, INT64_MIN, INT64_MAX)
+__CU_F2I(f64_u8, double, uint8_t, 0, UINT8_MAX)
+__CU_F2I(f64_u16, double, uint16_t, 0, UINT16_MAX)
+__CU_F2I(f64_u32, double, uint32_t, 0, UINT32_MAX)
+__CU_F2I(f64_u64, double, uint64_t, 0, UINT64_MAX)
+
+/* ---- errors the generated code detects ---------------------------------------------- */
+__CU_HELPER __attribute__((noreturn)) void __cu_divergent_barrier(uint32_t bx, uint32_t by, uint32_t bz) {
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "threads of block (%u,%u,%u) reached different __syncthreads() calls (divergent barrier)",
+             bx, by, bz);
+    __cuprite_kernel_error(719 /* cudaErrorLaunchFailure */, msg);
+}
+
+/* ---- bit reinterpretation ----------------------------------------------------------- */
+__CU_INLINE int32_t __cu_float_as_int(float x) { int32_t r; memcpy(&r, &x, 4); return r; }
+__CU_INLINE uint32_t __cu_float_as_uint(float x) { uint32_t r; memcpy(&r, &x, 4); return r; }
+__CU_INLINE float __cu_int_as_float(int32_t x) { float r; memcpy(&r, &x, 4); return r; }
+__CU_INLINE float __cu_uint_as_float(uint32_t x) { float r; memcpy(&r, &x, 4); return r; }
+__CU_INLINE int64_t __cu_double_as_longlong(double x) { int64_t r; memcpy(&r, &x, 8); return r; }
+__CU_INLINE double __cu_longlong_as_double(int64_t x) { double r; memcpy(&r, &x, 8); return r; }
+__CU_INLINE int32_t __cu_double2hiint(double x) { return (int32_t)(__cu_double_as_longlong(x) >> 32); }
+__CU_INLINE int32_t __cu_double2loint(double x) { return (int32_t)__cu_double_as_longlong(x); }
+__CU_INLINE double __cu_hiloint2double(int32_t hi, int32_t lo) {
+    return __cu_longlong_as_double((int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo));
+}
+
+/* ---- min / max / abs for each type -------------------------------------------------- */
+#define __CU_MINMAX(N, T)                                                               \
+    __CU_INLINE T __cu_min_##N(T a, T b) { return a < b ? a : b; }                      \
+    __CU_INLINE T __cu_max_##N(T a, T b) { return a > b ? a : b; }
+__CU_MINMAX(i32, int32_t)
+__CU_MINMAX(u32, uint32_t)
+__CU_MINMAX(i64, int64_t)
+__CU_MINMAX(u64, uint64_t)
+__CU_INLINE float __cu_min_f32(float a, float b) { return fminf(a, b); }
+__CU_INLINE float __cu_max_f32(float a, float b) { return fmaxf(a, b); }
+__CU_INLINE double __cu_min_f64(double a, double b) { return fmin(a, b); }
+__CU_INLINE double __cu_max_f64(double a, double b) { return fmax(a, b); }
+/* abs(INT_MIN) = INT_MIN, as on the GPU (no UB with -fwrapv). */
+__CU_INLINE int32_t __cu_abs_i32(int32_t a) { return a < 0 ? (int32_t)(0u - (uint32_t)a) : a; }
+__CU_INLINE int64_t __cu_abs_i64(int64_t a) { return a < 0 ? (int64_t)(0ull - (uint64_t)a) : a; }
+__CU_INLINE float __cu_abs_f32(float a) { return fabsf(a); }
+__CU_INLINE double __cu_abs_f64(double a) { return fabs(a); }
+__CU_INLINE int __cu_isnan_f32(float x) { return __builtin_isnan(x); }
+__CU_INLINE int __cu_isnan_f64(double x) { return __builtin_isnan(x); }
+__CU_INLINE int __cu_isinf_f32(float x) { return __builtin_isinf(x); }
+__CU_INLINE int __cu_isinf_f64(double x) { return __builtin_isinf(x); }
+__CU_INLINE int __cu_isfinite_f32(float x) { return __builtin_isfinite(x); }
+__CU_INLINE int __cu_isfinite_f64(double x) { return __builtin_isfinite(x); }
+__CU_INLINE int __cu_signbit_f32(float x) { return __builtin_signbit(x) != 0; }
+__CU_INLINE int __cu_signbit_f64(double x) { return __builtin_signbit(x) != 0; }
+
+/* ---- single-precision functions CUDA has and C does not ----------------------------- */
+__CU_INLINE float __cu_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+__CU_INLINE double __cu_rsqrt(double x) { return 1.0 / sqrt(x); }
+__CU_INLINE float __cu_rcbrtf(float x) { return 1.0f / cbrtf(x); }
+__CU_INLINE double __cu_rcbrt(double x) { return 1.0 / cbrt(x); }
+__CU_INLINE float __cu_saturatef(float x) { return x != x ? 0.0f : (x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x)); }
+__CU_INLINE float __cu_exp10f(float x) { return powf(10.0f, x); }
+__CU_INLINE double __cu_exp10(double x) { return pow(10.0, x); }
+__CU_INLINE float __cu_sinpif(float x) { return (float)sin(M_PI * (double)x); }
+__CU_INLINE float __cu_cospif(float x) { return (float)cos(M_PI * (double)x); }
+__CU_INLINE double __cu_sinpi(double x) { return sin(M_PI * x); }
+__CU_INLINE double __cu_cospi(double x) { return cos(M_PI * x); }
+__CU_INLINE void __cu_sincospif(float x, float *s, float *c) { *s = __cu_sinpif(x); *c = __cu_cospif(x); }
+__CU_INLINE void __cu_sincospi(double x, double *s, double *c) { *s = __cu_sinpi(x); *c = __cu_cospi(x); }
+__CU_INLINE void __cu_sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+__CU_INLINE void __cu_sincos(double x, double *s, double *c) { *s = sin(x); *c = cos(x); }
+__CU_INLINE float __cu_normcdff(float x) { return 0.5f * erfcf(-x * (float)M_SQRT1_2); }
+__CU_INLINE double __cu_normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
+__CU_INLINE double __cu_erfinv(double y) {
+    /* Newton on erf(x) - y from a rational first guess. */
+    if (y <= -1.0) return y == -1.0 ? -INFINITY : NAN;
+    if (y >= 1.0) return y == 1.0 ? INFINITY : NAN;
+    double w = -log((1.0 - y) * (1.0 + y)), x;
+    if (w < 5.0) { w -= 2.5; x = 2.81022636e-08; x = 3.43273939e-07 + x * w; x = -3.5233877e-06 + x * w;
+        x = -4.39150654e-06 + x * w; x = 0.00021858087 + x * w; x = -0.00125372503 + x * w;
+        x = -0.00417768164 + x * w; x = 0.246640727 + x * w; x = 1.50140941 + x * w; }
+    else { w = sqrt(w) - 3.0; x = -0.000200214257; x = 0.000100950558 + x * w; x = 0.00134934322 + x * w;
+        x = -0.00367342844 + x * w; x = 0.00573950773 + x * w; x = -0.0076224613 + x * w;
+        x = 0.00943887047 + x * w; x = 1.00167406 + x * w; x = 2.83297682 + x * w; }
+    x *= y;
+    for (int i = 0; i < 3; i++) x -= (erf(x) - y) / (1.1283791670955126 * exp(-x * x));
+    return x;
+}
+__CU_INLINE float __cu_erfinvf(float y) { return (float)__cu_erfinv((double)y); }
+__CU_INLINE double __cu_erfcinv(double y) { return __cu_erfinv(1.0 - y); }
+__CU_INLINE float __cu_erfcinvf(float y) { return (float)__cu_erfinv(1.0 - (double)y); }
+__CU_INLINE double __cu_normcdfinv(double p) { return -M_SQRT2 * __cu_erfcinv(2.0 * p); }
+__CU_INLINE float __cu_normcdfinvf(float p) { return (float)__cu_normcdfinv((double)p); }
+__CU_INLINE double __cu_erfcx(double x) { return exp(x * x) * erfc(x); }
+__CU_INLINE float __cu_erfcxf(float x) { return (float)__cu_erfcx((double)x); }
+__CU_INLINE float __cu_rhypotf(float a, float b) { return 1.0f / hypotf(a, b); }
+__CU_INLINE double __cu_rhypot(double a, double b) { return 1.0 / hypot(a, b); }
+__CU_INLINE float __cu_norm3df(float a, float b, float c) { return (float)sqrt((double)a*a + (double)b*b + (double)c*c); }
+__CU_INLINE float __cu_rnorm3df(float a, float b, float c) { return 1.0f / __cu_norm3df(a, b, c); }
+__CU_INLINE float __cu_norm4df(float a, float b, float c, float d) { return (float)sqrt((double)a*a + (double)b*b + (double)c*c + (double)d*d); }
+__CU_INLINE float __cu_rnorm4df(float a, float b, float c, float d) { return 1.0f / __cu_norm4df(a, b, c, d); }
+__CU_INLINE double __cu_norm3d(double a, double b, double c) { return sqrt(a*a + b*b + c*c); }
+__CU_INLINE double __cu_rnorm3d(double a, double b, double c) { return 1.0 / __cu_norm3d(a, b, c); }
+__CU_INLINE float __cu_fdividef(float a, float b) { return a / b; }
+__CU_INLINE float __cu_fdivide(float a, float b) { return a / b; }
+__CU_INLINE float __cu_j0f(float x) { return (float)j0(x); }
+__CU_INLINE float __cu_j1f(float x) { return (float)j1(x); }
+__CU_INLINE float __cu_y0f(float x) { return (float)y0(x); }
+__CU_INLINE float __cu_y1f(float x) { return (float)y1(x); }
+__CU_INLINE float __cu_jnf(int n, float x) { return (float)jn(n, x); }
+__CU_INLINE float __cu_ynf(int n, float x) { return (float)yn(n, x); }
+/* Fast intrinsics: the accurate functions (within the intrinsics' bounds). */
+__CU_INLINE float __cu_expf(float x) { return expf(x); }
+__CU_INLINE float __cu_logf(float x) { return logf(x); }
+__CU_INLINE float __cu_log2f(float x) { return log2f(x); }
+__CU_INLINE float __cu_log10f(float x) { return log10f(x); }
+__CU_INLINE float __cu_sinf(float x) { return sinf(x); }
+__CU_INLINE float __cu_cosf(float x) { return cosf(x); }
+__CU_INLINE float __cu_tanf(float x) { return tanf(x); }
+__CU_INLINE float __cu_powf(float a, float b) { return powf(a, b); }
+
+/* ---- rounding-mode arithmetic (__fadd_rz and friends) -------------------------------
+ * Evaluated under the requested mode; volatile keeps the operation between the mode
+ * switches. */
+#define __CU_RMODE_BEGIN(M) int __old = fegetround(); fesetround(M)
+#define __CU_RMODE_END() fesetround(__old)
+#define __CU_ROUNDED2(NAME, T, EXPR, MODE)                                              \
+    __CU_HELPER T __cu_##NAME(T a, T b) {                                               \
+        volatile T va = a, vb = b; T r;                                                 \
+        __CU_RMODE_BEGIN(MODE); { volatile T vr = (EXPR); r = vr; } __CU_RMODE_END();   \
+        return r;                                                                       \
+    }
+#define __CU_ROUNDED_ALL(OP, EXPR)                                                       \
+    __CU_ROUNDED2(f##OP##_rn, float, EXPR, FE_TONEAREST)                                 \
+    __CU_ROUNDED2(f##OP##_rz, float, EXPR, FE_TOWARDZERO)                                \
+    __CU_ROUNDED2(f##OP##_ru, float, EXPR, FE_UPWARD)                                    \
+    __CU_ROUNDED2(f##OP##_rd, float, EXPR, FE_DOWNWARD)                                  \
+    __CU_ROUNDED2(d##OP##_rn, double, EXPR, FE_TONEAREST)                                \
+    __CU_ROUNDED2(d##OP##_rz, double, EXPR, FE_TOWARDZERO)                               \
+    __CU_ROUNDED2(d##OP##_ru, double, EXPR, FE_UPWARD)                                   \
+    __CU_ROUNDED2(d##OP##_rd, double, EXPR, FE_DOWNWARD)
+__CU_ROUNDED_ALL(add, va + vb)
+__CU_ROUNDED_ALL(sub, va - vb)
+__CU_ROUNDED_ALL(mul, va * vb)
+__CU_ROUNDED_ALL(div, va / vb)
+/* CUDA spells the single-precision division with "__fdiv_" and the double one "__ddiv_". */
+#define __CU_ROUNDED3(NAME, T, FMA, MODE)                                               \
+    __CU_HELPER T __cu_##NAME(T a, T b, T c) {                                          \
+        volatile T va = a, vb = b, vc = c; T r;                                         \
+        __CU_RMODE_BEGIN(MODE); { volatile T vr = FMA(va, vb, vc); r = vr; } __CU_RMODE_END(); \
+        return r;                                                                       \
+    }
+__CU_ROUNDED3(fmaf_rn, float, fmaf, FE_TONEAREST)
+__CU_ROUNDED3(fmaf_rz, float, fmaf, FE_TOWARDZERO)
+__CU_ROUNDED3(fmaf_ru, float, fmaf, FE_UPWARD)
+__CU_ROUNDED3(fmaf_rd, float, fmaf, FE_DOWNWARD)
+__CU_ROUNDED3(fma_rn, double, fma, FE_TONEAREST)
+__CU_ROUNDED3(fma_rz, double, fma, FE_TOWARDZERO)
+__CU_ROUNDED3(fma_ru, double, fma, FE_UPWARD)
+__CU_ROUNDED3(fma_rd, double, fma, FE_DOWNWARD)
+#define __CU_ROUNDED1(NAME, T, EXPR, MODE)                                              \
+    __CU_HELPER T __cu_##NAME(T a) {                                                    \
+        volatile T va = a; T r;                                                         \
+        __CU_RMODE_BEGIN(MODE); { volatile T vr = (EXPR); r = vr; } __CU_RMODE_END();   \
+        return r;                                                                       \
+    }
+__CU_ROUNDED1(frcp_rn, float, 1.0f / va, FE_TONEAREST)
+__CU_ROUNDED1(frcp_rz, float, 1.0f / va, FE_TOWARDZERO)
+__CU_ROUNDED1(frcp_ru, float, 1.0f / va, FE_UPWARD)
+__CU_ROUNDED1(frcp_rd, float, 1.0f / va, FE_DOWNWARD)
+__CU_ROUNDED1(drcp_rn, double, 1.0 / va, FE_TONEAREST)
+__CU_ROUNDED1(drcp_rz, double, 1.0 / va, FE_TOWARDZERO)
+__CU_ROUNDED1(drcp_ru, double, 1.0 / va, FE_UPWARD)
+__CU_ROUNDED1(drcp_rd, double, 1.0 / va, FE_DOWNWARD)
+__CU_ROUNDED1(fsqrt_rn, float, sqrtf(va), FE_TONEAREST)
+__CU_ROUNDED1(fsqrt_rz, float, sqrtf(va), FE_TOWARDZERO)
+__CU_ROUNDED1(fsqrt_ru, float, sqrtf(va), FE_UPWARD)
+__CU_ROUNDED1(fsqrt_rd, float, sqrtf(va), FE_DOWNWARD)
+__CU_ROUNDED1(dsqrt_rn, double, sqrt(va), FE_TONEAREST)
+__CU_ROUNDED1(dsqrt_rz, double, sqrt(va), FE_TOWARDZERO)
+__CU_ROUNDED1(dsqrt_ru, double, sqrt(va), FE_UPWARD)
+__CU_ROUNDED1(dsqrt_rd, double, sqrt(va), FE_DOWNWARD)
+__CU_INLINE float __cu_frsqrt_rn(float x) { return (float)(1.0 / sqrt((double)x)); }
+
+/* ---- conversions with a rounding mode -------------------------------------------------
+ * float/double -> integer: round as asked, then saturate with NaN -> 0. */
+#define __CU_F2I_R(CN, F, N, T, RN, RZ, RU, RD)                                          \
+    __CU_INLINE T __cu_##CN##_rn(F x) { return __cu_cvt_##N(RN(x)); }                   \
+    __CU_INLINE T __cu_##CN##_rz(F x) { return __cu_cvt_##N(RZ(x)); }                   \
+    __CU_INLINE T __cu_##CN##_ru(F x) { return __cu_cvt_##N(RU(x)); }                   \
+    __CU_INLINE T __cu_##CN##_rd(F x) { return __cu_cvt_##N(RD(x)); }
+__CU_F2I_R(float2int, float, f32_i32, int32_t, rintf, truncf, ceilf, floorf)
+__CU_F2I_R(float2uint, float, f32_u32, uint32_t, rintf, truncf, ceilf, floorf)
+__CU_F2I_R(float2ll, float, f32_i64, int64_t, rintf, truncf, ceilf, floorf)
+__CU_F2I_R(float2ull, float, f32_u64, uint64_t, rintf, truncf, ceilf, floorf)
+__CU_F2I_R(double2int, double, f64_i32, int32_t, rint, trunc, ceil, floor)
+__CU_F2I_R(double2uint, double, f64_u32, uint32_t, rint, trunc, ceil, floor)
+__CU_F2I_R(double2ll, double, f64_i64, int64_t, rint, trunc, ceil, floor)
+__CU_F2I_R(double2ull, double, f64_u64, uint64_t, rint, trunc, ceil, floor)
+__CU_INLINE int32_t __cu_float2int(float x) { return __cu_cvt_f32_i32(x); }
+/* integer/double -> float (and integer -> double) with a rounding mode. */
+#define __CU_CVT_R(NAME, FROM, TO, MODE)                                                \
+    __CU_HELPER TO __cu_##NAME(FROM a) {                                                \
+        volatile FROM va = a; TO r;                                                     \
+        __CU_RMODE_BEGIN(MODE); { volatile TO vr = (TO)va; r = vr; } __CU_RMODE_END();  \
+        return r;                                                                       \
+    }
+#define __CU_CVT_R4(NAME, FROM, TO)                                                     \
+    __CU_CVT_R(NAME##_rn, FROM, TO, FE_TONEAREST)                                       \
+    __CU_CVT_R(NAME##_rz, FROM, TO, FE_TOWARDZERO)                                      \
+    __CU_CVT_R(NAME##_ru, FROM, TO, FE_UPWARD)                                          \
+    __CU_CVT_R(NAME##_rd, FROM, TO, FE_DOWNWARD)
+__CU_CVT_R4(int2float, int32_t, float)
+__CU_CVT_R4(uint2float, uint32_t, float)
+__CU_CVT_R4(ll2float, int64_t, float)
+__CU_CVT_R4(ull2float, uint64_t, float)
+__CU_CVT_R4(ll2double, int64_t, double)
+__CU_CVT_R4(ull2double, uint64_t, double)
+__CU_CVT_R4(double2float, double, float)
+__CU_INLINE double __cu_int2double_rn(int32_t a) { return (double)a; }
+__CU_INLINE double __cu_uint2double_rn(uint32_t a) { return (double)a; }
+__CU_INLINE double __cu_float2double(float a) { return (double)a; }
+
+/* ---- integer intrinsics ------------------------------------------------------------- */
+__CU_INLINE int32_t __cu_popc(uint32_t x) { return __builtin_popcount(x); }
+__CU_INLINE int32_t __cu_popcll(uint64_t x) { return __builtin_popcountll(x); }
+__CU_INLINE int32_t __cu_clz(int32_t x) { return x == 0 ? 32 : __builtin_clz((uint32_t)x); }
+__CU_INLINE int32_t __cu_clzll(int64_t x) { return x == 0 ? 64 : __builtin_clzll((uint64_t)x); }
+__CU_INLINE int32_t __cu_ffs(int32_t x) { return __builtin_ffs(x); }
+__CU_INLINE int32_t __cu_ffsll(int64_t x) { return __builtin_ffsll(x); }
+__CU_INLINE uint32_t __cu_brev(uint32_t x) {
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+    return __builtin_bswap32(x);
+}
+__CU_INLINE uint64_t __cu_brevll(uint64_t x) {
+    return ((uint64_t)__cu_brev((uint32_t)x) << 32) | __cu_brev((uint32_t)(x >> 32));
+}
+__CU_INLINE uint32_t __cu_byte_perm(uint32_t x, uint32_t y, uint32_t s) {
+    uint64_t v = ((uint64_t)y << 32) | x;
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++) r |= (uint32_t)((v >> (((s >> (4 * i)) & 7) * 8)) & 0xff) << (8 * i);
+    return r;
+}
+__CU_INLINE int32_t __cu_mulhi(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
+__CU_INLINE uint32_t __cu_umulhi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+__CU_INLINE int64_t __cu_mul64hi(int64_t a, int64_t b) { return (int64_t)(((__int128)a * b) >> 64); }
+__CU_INLINE uint64_t __cu_umul64hi(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+__CU_INLINE int32_t __cu_mul24(int32_t a, int32_t b) {
+    return (int32_t)((uint32_t)(((int32_t)((uint32_t)a << 8)) >> 8) * (uint32_t)(((int32_t)((uint32_t)b << 8)) >> 8));
+}
+__CU_INLINE uint32_t __cu_umul24(uint32_t a, uint32_t b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+__CU_INLINE uint32_t __cu_sad(int32_t a, int32_t b, uint32_t c) { return (a > b ? (uint32_t)a - (uint32_t)b : (uint32_t)b - (uint32_t)a) + c; }
+__CU_INLINE uint32_t __cu_usad(uint32_t a, uint32_t b, uint32_t c) { return (a > b ? a - b : b - a) + c; }
+__CU_INLINE int32_t __cu_hadd(int32_t a, int32_t b) { return (int32_t)(((int64_t)a + b) >> 1); }
+__CU_INLINE int32_t __cu_rhadd(int32_t a, int32_t b) { return (int32_t)(((int64_t)a + b + 1) >> 1); }
+__CU_INLINE uint32_t __cu_uhadd(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a + b) >> 1); }
+__CU_INLINE uint32_t __cu_urhadd(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a + b + 1) >> 1); }
+__CU_INLINE uint32_t __cu_funnelshift_l(uint32_t lo, uint32_t hi, uint32_t s) {
+    uint64_t v = ((uint64_t)hi << 32) | lo; return (uint32_t)((v << (s & 31)) >> 32);
+}
+__CU_INLINE uint32_t __cu_funnelshift_lc(uint32_t lo, uint32_t hi, uint32_t s) {
+    uint64_t v = ((uint64_t)hi << 32) | lo; return (uint32_t)((v << (s > 32 ? 32 : s)) >> 32);
+}
+__CU_INLINE uint32_t __cu_funnelshift_r(uint32_t lo, uint32_t hi, uint32_t s) {
+    uint64_t v = ((uint64_t)hi << 32) | lo; return (uint32_t)(v >> (s & 31));
+}
+__CU_INLINE uint32_t __cu_funnelshift_rc(uint32_t lo, uint32_t hi, uint32_t s) {
+    uint64_t v = ((uint64_t)hi << 32) | lo; return (uint32_t)(v >> (s > 32 ? 32 : s));
+}
+__CU_INLINE int32_t __cu_dp4a_i32(int32_t a, int32_t b, int32_t c) {
+    int32_t r = c;
+    for (int i = 0; i < 4; i++) r += (int32_t)(int8_t)(a >> (8 * i)) * (int32_t)(int8_t)(b >> (8 * i));
+    return r;
+}
+__CU_INLINE uint32_t __cu_dp4a_u32(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r = c;
+    for (int i = 0; i < 4; i++) r += ((a >> (8 * i)) & 0xff) * ((b >> (8 * i)) & 0xff);
+    return r;
+}
+
+/* ---- atomics: atomic across the whole grid (all workers) ----------------------------- */
+#define __CU_MO __ATOMIC_SEQ_CST
+#define __CU_ATOMIC_INT(N, T)                                                           \
+    __CU_INLINE T __cu_atomic_add_##N(T *p, T v) { return __atomic_fetch_add(p, v, __CU_MO); } \
+    __CU_INLINE T __cu_atomic_sub_##N(T *p, T v) { return __atomic_fetch_sub(p, v, __CU_MO); } \
+    __CU_INLINE T __cu_atomic_exch_##N(T *p, T v) { return __atomic_exchange_n(p, v, __CU_MO); } \
+    __CU_INLINE T __cu_atomic_and_##N(T *p, T v) { return __atomic_fetch_and(p, v, __CU_MO); } \
+    __CU_INLINE T __cu_atomic_or_##N(T *p, T v) { return __atomic_fetch_or(p, v, __CU_MO); } \
+    __CU_INLINE T __cu_atomic_xor_##N(T *p, T v) { return __atomic_fetch_xor(p, v, __CU_MO); } \
+    __CU_INLINE T __cu_atomic_cas_##N(T *p, T cmp, T v) {                                   \
+        __atomic_compare_exchange_n(p, &cmp, v, 0, __CU_MO, __CU_MO); return cmp; }     \
+    __CU_INLINE T __cu_atomic_min_##N(T *p, T v) {                                      \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                   \
+        while (old > v && !__atomic_compare_exchange_n(p, &old, v, 1, __CU_MO, __ATOMIC_RELAXED)) {} \
+        return old; }                                                                   \
+    __CU_INLINE T __cu_atomic_max_##N(T *p, T v) {                                      \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                   \
+        while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1, __CU_MO, __ATOMIC_RELAXED)) {} \
+        return old; }
+__CU_ATOMIC_INT(i32, int32_t)
+__CU_ATOMIC_INT(u32, uint32_t)
+__CU_ATOMIC_INT(i64, int64_t)
+__CU_ATOMIC_INT(u64, uint64_t)
+__CU_ATOMIC_INT(u16, uint16_t)
+__CU_ATOMIC_INT(i16, int16_t)
+/* atomicInc: old >= v ? 0 : old + 1;  atomicDec: (old == 0 || old > v) ? v : old - 1 */
+__CU_INLINE uint32_t __cu_atomic_inc_u32(uint32_t *p, uint32_t v) {
+    uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(p, &old, old >= v ? 0u : old + 1u, 1, __CU_MO, __ATOMIC_RELAXED)) {}
+    return old;
+}
+__CU_INLINE uint32_t __cu_atomic_dec_u32(uint32_t *p, uint32_t v) {
+    uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(p, &old, (old == 0u || old > v) ? v : old - 1u, 1, __CU_MO, __ATOMIC_RELAXED)) {}
+    return old;
+}
+/* Floating point: compare-and-swap on the bits. */
+#define __CU_ATOMIC_FLOAT(N, F, U)                                                      \
+    __CU_INLINE F __cu_atomic_rmw_##N(F *p, F v, int op) {                              \
+        U *q = (U *)p; U old = __atomic_load_n(q, __ATOMIC_RELAXED), nw; F of, nf;      \
+        do {                                                                            \
+            memcpy(&of, &old, sizeof of);                                               \
+            switch (op) {                                                               \
+            case 0: nf = of + v; break;                                                 \
+            case 1: nf = of - v; break;                                                 \
+            case 2: nf = v; break;                                                      \
+            case 3: nf = (v < of || of != of) ? v : of; break;                          \
+            default: nf = (v > of || of != of) ? v : of; break;                         \
+            }                                                                           \
+            memcpy(&nw, &nf, sizeof nw);                                                \
+        } while (!__atomic_compare_exchange_n(q, &old, nw, 1, __CU_MO, __ATOMIC_RELAXED)); \
+        return of; }                                                                    \
+    __CU_INLINE F __cu_atomic_add_##N(F *p, F v) { return __cu_atomic_rmw_##N(p, v, 0); } \
+    __CU_INLINE F __cu_atomic_sub_##N(F *p, F v) { return __cu_atomic_rmw_##N(p, v, 1); } \
+    __CU_INLINE F __cu_atomic_exch_##N(F *p, F v) { return __cu_atomic_rmw_##N(p, v, 2); } \
+    __CU_INLINE F __cu_atomic_min_##N(F *p, F v) { return __cu_atomic_rmw_##N(p, v, 3); } \
+    __CU_INLINE F __cu_atomic_max_##N(F *p, F v) { return __cu_atomic_rmw_##N(p, v, 4); } \
+    __CU_INLINE F __cu_atomic_cas_##N(F *p, F cmp, F v) {                                   \
+        U c, n; memcpy(&c, &cmp, sizeof c); memcpy(&n, &v, sizeof n);                   \
+        __atomic_compare_exchange_n((U *)p, &c, n, 0, __CU_MO, __CU_MO);                \
+        memcpy(&cmp, &c, sizeof c); return cmp; }
+__CU_ATOMIC_FLOAT(f32, float, uint32_t)
+__CU_ATOMIC_FLOAT(f64, double, uint64_t)
+/* ==== end of prelude ================================================================== */

@@ -1,0 +1,174 @@
+//! Barrier regions and liveness of locals for the SIMT-to-CPU transformation.
+
+use crate::inline::inst_uses;
+use cuprite_ir::*;
+use std::collections::{BTreeSet, HashSet, VecDeque};
+
+/// A region: the code a thread runs from `start` until it reaches a barrier or returns.
+#[derive(Debug)]
+pub struct Region {
+    pub start: BlockId,
+    /// The barrier (index into `Regions::barriers`) whose `next` starts this region;
+    /// `None` for region 0.
+    pub after_barrier: Option<usize>,
+    /// Blocks reachable from `start` without crossing a barrier, `start` first.
+    pub blocks: Vec<BlockId>,
+    /// Barriers (indices) that end some path of this region.
+    pub exits: BTreeSet<usize>,
+    /// Whether some path of this region returns.
+    pub returns: bool,
+}
+
+#[derive(Debug)]
+pub struct Regions {
+    /// Blocks whose terminator is a barrier, in block order; barrier k starts region k+1.
+    pub barriers: Vec<BlockId>,
+    pub regions: Vec<Region>,
+    /// Locals that must live in per-thread slots.
+    pub slot_locals: BTreeSet<LocalId>,
+}
+
+pub fn analyse(f: &Function) -> Regions {
+    let barriers: Vec<BlockId> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| matches!(b.term, Terminator::Barrier { .. }))
+        .map(|(i, _)| BlockId(i as u32))
+        .collect();
+    let bar_index = |b: BlockId| barriers.iter().position(|x| *x == b).unwrap();
+    let mut regions = Vec::new();
+    let mut starts = vec![(BlockId(0), None)];
+    for (k, b) in barriers.iter().enumerate() {
+        let Terminator::Barrier { next, .. } = f.block(*b).term else { unreachable!() };
+        starts.push((next, Some(k)));
+    }
+    for (start, after) in starts {
+        let mut seen = HashSet::new();
+        let mut order = Vec::new();
+        let mut q = VecDeque::from([start]);
+        seen.insert(start);
+        let mut exits = BTreeSet::new();
+        let mut returns = false;
+        while let Some(b) = q.pop_front() {
+            order.push(b);
+            match &f.block(b).term {
+                Terminator::Barrier { .. } => {
+                    exits.insert(bar_index(b));
+                }
+                Terminator::Return(_) => returns = true,
+                t => {
+                    for s in t.successors() {
+                        if seen.insert(s) {
+                            q.push_back(s);
+                        }
+                    }
+                }
+            }
+        }
+        regions.push(Region { start, after_barrier: after, blocks: order, exits, returns });
+    }
+
+    // Liveness of locals (backward, to a fixpoint). A barrier's `result` is written when
+    // the next region starts, so it is not live across the barrier itself.
+    let n = f.blocks.len();
+    let mut uses: Vec<HashSet<LocalId>> = vec![HashSet::new(); n];
+    let mut defs: Vec<HashSet<LocalId>> = vec![HashSet::new(); n];
+    let mut addr_taken: HashSet<LocalId> = HashSet::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for inst in &b.insts {
+            match &inst.kind {
+                InstKind::LoadLocal(l) => {
+                    if !defs[bi].contains(l) {
+                        uses[bi].insert(*l);
+                    }
+                }
+                InstKind::StoreLocal(l, _) => {
+                    defs[bi].insert(*l);
+                }
+                InstKind::LocalAddr(l) => {
+                    addr_taken.insert(*l);
+                    if !defs[bi].contains(l) {
+                        uses[bi].insert(*l);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut live_in: Vec<HashSet<LocalId>> = vec![HashSet::new(); n];
+    loop {
+        let mut changed = false;
+        for bi in (0..n).rev() {
+            let mut out: HashSet<LocalId> = HashSet::new();
+            let term = &f.blocks[bi].term;
+            for s in term.successors() {
+                for l in &live_in[s.index()] {
+                    if let Terminator::Barrier { result: Some(r), .. } = term {
+                        if r == l {
+                            continue;
+                        }
+                    }
+                    out.insert(*l);
+                }
+            }
+            let mut inn: HashSet<LocalId> = uses[bi].clone();
+            for l in out {
+                if !defs[bi].contains(&l) {
+                    inn.insert(l);
+                }
+            }
+            if inn.len() != live_in[bi].len() {
+                live_in[bi] = inn;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut slot_locals = BTreeSet::new();
+    for b in &barriers {
+        let Terminator::Barrier { next, result, .. } = &f.block(*b).term else { unreachable!() };
+        for l in &live_in[next.index()] {
+            if Some(*l) != *result {
+                slot_locals.insert(*l);
+            }
+        }
+    }
+    if !barriers.is_empty() {
+        // An address-taken local may be reached through a pointer in a later region:
+        // give it a stable per-thread address.
+        slot_locals.extend(addr_taken.iter().copied());
+    }
+    Regions { barriers, regions, slot_locals }
+}
+
+/// Locals referenced by the given blocks.
+pub fn locals_used(f: &Function, blocks: &[BlockId]) -> BTreeSet<LocalId> {
+    let mut s = BTreeSet::new();
+    for b in blocks {
+        for inst in &f.block(*b).insts {
+            match &inst.kind {
+                InstKind::LoadLocal(l) | InstKind::StoreLocal(l, _) | InstKind::LocalAddr(l) => {
+                    s.insert(*l);
+                }
+                _ => {}
+            }
+        }
+        if let Terminator::Barrier { result: Some(_r), .. } = &f.block(*b).term {
+            // written at the start of the next region, not here
+        }
+    }
+    s
+}
+
+/// Whether the blocks contain calls that need the thread context.
+pub fn needs_ctx(f: &Function) -> bool {
+    f.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.kind, InstKind::Call { .. } | InstKind::CallIndirect { .. }))
+}
+
+#[allow(dead_code)]
+pub fn uses_of(k: &InstKind) -> Vec<ValueId> {
+    inst_uses(k)
+}
