@@ -1,0 +1,388 @@
+//! Statements and blocks, with recovery: a statement that fails to parse is reported and
+//! skipped, and the block goes on with the next one.
+
+use super::decl::{DeclCtx, NameReq};
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::lex::TokKind;
+
+impl<'a> Parser<'a> {
+    /// `{ stmts }` in a new scope.
+    pub(super) fn parse_block(&mut self) -> PResult<Block> {
+        self.push_scope();
+        let r = self.parse_block_in_scope();
+        self.pop_scope();
+        r
+    }
+
+    /// `{ stmts }` without opening a scope (function bodies share the parameters' scope).
+    pub(super) fn parse_block_in_scope(&mut self) -> PResult<Block> {
+        let start = self.pos;
+        let open = self.expect("{")?;
+        let mut stmts = Vec::new();
+        loop {
+            if self.is("}") {
+                self.bump();
+                break;
+            }
+            if self.at_eof() {
+                return Err(self
+                    .err_here("expected '}' at end of input")
+                    .with_note(Some(Span::new(open.lo, open.hi)), "to match this '{'"));
+            }
+            let stmt_start = self.pos;
+            match self.parse_stmt() {
+                Ok(s) => stmts.push(s),
+                Err(d) => {
+                    if self.quiet > 0 {
+                        return Err(d);
+                    }
+                    self.diags.push(d);
+                    let err_pos = self.pos;
+                    self.recover_stmt(stmt_start, err_pos);
+                }
+            }
+        }
+        Ok(Block { stmts, span: self.span_from(start) })
+    }
+
+    /// Skips the statement that starts at `start` and failed at `err_pos`, by balanced
+    /// brackets: up to and including `;`, or past a braced body that ends a compound
+    /// statement, or up to the `}` that closes the enclosing block.
+    fn recover_stmt(&mut self, start: usize, err_pos: usize) {
+        self.pos = start;
+        let compound = matches!(self.text(), "if" | "for" | "while" | "do" | "switch" | "{" | "else" | "try");
+        let mut depth = 0usize;
+        loop {
+            let t = self.peek();
+            let past_error = self.pos >= err_pos;
+            match (t.kind, self.text_of(t)) {
+                (TokKind::Eof, _) => return,
+                (TokKind::Pragma, _) if depth == 0 && self.pos > start => return,
+                (TokKind::Punct, "(" | "[" | "{") => depth += 1,
+                (TokKind::Punct, ")" | "]") => depth = depth.saturating_sub(1),
+                (TokKind::Punct, "}") => {
+                    if depth == 0 {
+                        if self.pos == start {
+                            self.bump();
+                        }
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 && compound && past_error && !matches!(self.nth_text(1), "else" | "while" | ";") {
+                        self.bump();
+                        return;
+                    }
+                }
+                (TokKind::Punct, ";") if depth == 0 && (past_error || !compound) => {
+                    self.bump();
+                    if past_error {
+                        return;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    pub(super) fn parse_stmt(&mut self) -> PResult<Stmt> {
+        self.enter_depth()?;
+        let r = self.parse_stmt_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_stmt_inner(&mut self) -> PResult<Stmt> {
+        let start = self.pos;
+        let t = self.peek();
+        if t.kind == TokKind::Pragma {
+            self.bump();
+            return Ok(Stmt { kind: StmtKind::Pragma(self.pragma_text(t)), span: Span::new(t.lo, t.hi) });
+        }
+        let kind = match (t.kind, self.text_of(t)) {
+            (TokKind::Punct, "{") => StmtKind::Block(self.parse_block()?),
+            (TokKind::Punct, ";") => {
+                self.bump();
+                StmtKind::Empty
+            }
+            (TokKind::Ident, kw) => match kw {
+                "if" => self.parse_if()?,
+                "while" => {
+                    self.bump();
+                    let cond = self.parse_paren_cond()?;
+                    let body = Box::new(self.parse_sub_stmt()?);
+                    StmtKind::While { cond, body }
+                }
+                "do" => {
+                    self.bump();
+                    let body = Box::new(self.parse_sub_stmt()?);
+                    if !self.is("while") {
+                        return Err(self.err_here(format!("expected 'while' in do-while loop before {}", self.describe())));
+                    }
+                    self.bump();
+                    let cond = self.parse_paren_cond()?;
+                    self.expect_after(";", "do-while statement")?;
+                    StmtKind::DoWhile { body, cond }
+                }
+                "for" => self.parse_for()?,
+                "switch" => {
+                    self.bump();
+                    let cond = self.parse_paren_cond()?;
+                    let body = Box::new(self.parse_sub_stmt()?);
+                    StmtKind::Switch { cond, body }
+                }
+                "case" => {
+                    self.bump();
+                    let value = self.parse_cond()?;
+                    if self.is("...") {
+                        return Err(self.err_here("case ranges are not supported"));
+                    }
+                    self.expect(":")?;
+                    StmtKind::Case { value, body: Box::new(self.parse_labeled_body()?) }
+                }
+                "default" => {
+                    self.bump();
+                    self.expect(":")?;
+                    StmtKind::Default { body: Box::new(self.parse_labeled_body()?) }
+                }
+                "break" | "continue" => {
+                    self.bump();
+                    self.expect_after(";", &format!("'{kw}'"))?;
+                    if kw == "break" {
+                        StmtKind::Break
+                    } else {
+                        StmtKind::Continue
+                    }
+                }
+                "return" => {
+                    self.bump();
+                    let value = if self.is(";") { None } else { Some(self.parse_return_value()?) };
+                    self.expect_after(";", "return statement")?;
+                    StmtKind::Return(value)
+                }
+                "goto" => {
+                    self.bump();
+                    if self.is("*") {
+                        return Err(self.err_here("computed goto is not supported"));
+                    }
+                    let label = self.ident()?;
+                    self.expect_after(";", "goto statement")?;
+                    StmtKind::Goto(label)
+                }
+                "static_assert" | "_Static_assert" => {
+                    let (cond, message) = self.parse_static_assert()?;
+                    StmtKind::StaticAssert { cond, message }
+                }
+                "asm" | "__asm__" | "__asm" => {
+                    return Err(self.err_here("inline assembly ('asm') in device code is not supported yet"));
+                }
+                "try" | "catch" => {
+                    return Err(self.err_here("exception handling ('try') in device code is not supported"));
+                }
+                "template" => return Err(self.err_here("templates in device code are not supported yet")),
+                "using" => return self.parse_block_using(start),
+                "__extension__" => {
+                    self.bump();
+                    return self.parse_stmt();
+                }
+                "_Pragma" if self.nth_is(1, "(") => StmtKind::Pragma(self.parse_pragma_operator()?),
+                _ if self.nth_is(1, ":") && !self.nth_is(2, ":") && !super::is_reserved(kw) => {
+                    let label = self.ident()?;
+                    self.bump();
+                    StmtKind::Label { label, body: Box::new(self.parse_labeled_body()?) }
+                }
+                _ if self.starts_block_decl() => StmtKind::Decl(self.parse_block_decl()?),
+                _ => self.parse_expr_stmt()?,
+            },
+            (TokKind::Punct, "::") if self.starts_block_decl() => StmtKind::Decl(self.parse_block_decl()?),
+            _ => self.parse_expr_stmt()?,
+        };
+        Ok(Stmt { kind, span: self.span_from(start) })
+    }
+
+    fn parse_expr_stmt(&mut self) -> PResult<StmtKind> {
+        let e = self.parse_expr()?;
+        self.expect_after(";", "expression")?;
+        Ok(StmtKind::Expr(e))
+    }
+
+    fn parse_return_value(&mut self) -> PResult<Expr> {
+        if self.is("{") {
+            let (items, span) = self.parse_init_list()?;
+            return Ok(Expr { kind: ExprKind::InitList(items), span });
+        }
+        self.parse_expr()
+    }
+
+    /// The body of a sub-statement (`if`, loops) gets its own scope, as in C++.
+    fn parse_sub_stmt(&mut self) -> PResult<Stmt> {
+        self.push_scope();
+        let r = self.parse_stmt();
+        self.pop_scope();
+        r
+    }
+
+    /// The statement after a label; a label before `}` labels an empty statement (C23).
+    fn parse_labeled_body(&mut self) -> PResult<Stmt> {
+        if self.is("}") {
+            let span = Span::new(self.span().lo, self.span().lo);
+            return Ok(Stmt { kind: StmtKind::Empty, span });
+        }
+        self.parse_stmt()
+    }
+
+    fn parse_if(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        self.eat("constexpr");
+        let cond = self.parse_paren_cond()?;
+        let then = Box::new(self.parse_sub_stmt()?);
+        let else_ = if self.eat("else") { Some(Box::new(self.parse_sub_stmt()?)) } else { None };
+        Ok(StmtKind::If { cond, then, else_ })
+    }
+
+    /// `( expression )` of `if`, `while`, `switch`.
+    fn parse_paren_cond(&mut self) -> PResult<Expr> {
+        self.expect("(")?;
+        if self.starts_block_decl() {
+            return Err(self.err_here("declarations in conditions are not supported yet"));
+        }
+        let e = self.parse_expr()?;
+        if self.is(";") {
+            return Err(self.err_here("init-statements in conditions are not supported yet"));
+        }
+        self.expect(")")?;
+        Ok(e)
+    }
+
+    fn parse_for(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        self.expect("(")?;
+        self.push_scope();
+        let r = self.parse_for_rest();
+        self.pop_scope();
+        r
+    }
+
+    fn parse_for_rest(&mut self) -> PResult<StmtKind> {
+        let init_start = self.pos;
+        let init = if self.eat(";") {
+            None
+        } else if self.starts_block_decl() {
+            let spec = self.parse_decl_spec(DeclCtx::Block)?;
+            let first = self.parse_declarator(NameReq::Named, DeclCtx::Block)?;
+            if self.is(":") {
+                return Err(self.err_here("range-based for loops are not supported yet"));
+            }
+            let declarators = self.parse_init_declarators(&spec, first, DeclCtx::Block)?;
+            self.expect_after(";", "declaration")?;
+            let span = self.span_from(init_start);
+            Some(Box::new(Stmt { kind: StmtKind::Decl(Declaration { spec, declarators, span }), span }))
+        } else {
+            let e = self.parse_expr()?;
+            self.expect_after(";", "expression")?;
+            Some(Box::new(Stmt { kind: StmtKind::Expr(e), span: self.span_from(init_start) }))
+        };
+        let cond = if self.is(";") { None } else { Some(self.parse_expr()?) };
+        self.expect_after(";", "loop condition")?;
+        let step = if self.is(")") { None } else { Some(self.parse_expr()?) };
+        self.expect(")")?;
+        let body = Box::new(self.parse_sub_stmt()?);
+        Ok(StmtKind::For { init, cond, step, body })
+    }
+
+    /// The current token starts a declaration rather than an expression statement.
+    /// A type name followed by `(` or `{` is an expression (`T(x)`, `float4{...}`) unless
+    /// the parenthesis holds a pointer declarator (`T (*fp)(int)`).
+    pub(super) fn starts_block_decl(&self) -> bool {
+        if !self.starts_decl_spec_at(0) {
+            return false;
+        }
+        if let Some(len) = self.type_name_len() {
+            let next = self.nth_text(len);
+            if next == "{" {
+                return false;
+            }
+            if next == "(" {
+                return matches!(self.nth_text(len + 1), "*" | "&" | "&&" | "^");
+            }
+            if matches!(next, "." | "->" | "::") {
+                return false;
+            }
+            return true;
+        }
+        let s = self.text();
+        if super::decl::is_builtin_type_kw(s) && matches!(self.nth_text(1), "(" | "{") {
+            // `float(x) * 2;`: a functional cast.
+            return false;
+        }
+        true
+    }
+
+    /// A declaration statement: specifiers, declarators, `;`.
+    pub(super) fn parse_block_decl(&mut self) -> PResult<Declaration> {
+        let start = self.pos;
+        let spec = self.parse_decl_spec(DeclCtx::Block)?;
+        if self.is(";") {
+            self.bump();
+            return Ok(Declaration { spec, declarators: Vec::new(), span: self.span_from(start) });
+        }
+        if matches!(spec.ty, TypeSpec::None) {
+            if let Some((_, segs, _)) = self.peek_path() {
+                return Err(self.err_here(format!("unknown type name '{}'", segs.join("::"))));
+            }
+            return Err(self.err_here(format!("expected a type before {}", self.describe())));
+        }
+        let first = self.parse_declarator(NameReq::Named, DeclCtx::Block)?;
+        let declarators = self.parse_init_declarators(&spec, first, DeclCtx::Block)?;
+        self.expect_after(";", "declaration")?;
+        Ok(Declaration { spec, declarators, span: self.span_from(start) })
+    }
+
+    /// `using namespace x;` (no effect on the tree) or `using T = type;` (a typedef).
+    fn parse_block_using(&mut self, start: usize) -> PResult<Stmt> {
+        match self.parse_using()? {
+            Some(decl) => Ok(Stmt { span: decl.span, kind: StmtKind::Decl(decl) }),
+            None => Ok(Stmt { kind: StmtKind::Empty, span: self.span_from(start) }),
+        }
+    }
+
+    /// `static_assert(cond [, "message"]);`
+    pub(super) fn parse_static_assert(&mut self) -> PResult<(Expr, Option<String>)> {
+        self.bump();
+        self.expect("(")?;
+        let cond = self.parse_assign()?;
+        let mut message = None;
+        if self.eat(",") {
+            let e = self.parse_assign()?;
+            match e.kind {
+                ExprKind::StringLit(bytes) => message = Some(String::from_utf8_lossy(&bytes).into_owned()),
+                _ => return Err(Diagnostic::error(e.span, "expected a string literal as the static_assert message")),
+            }
+        }
+        self.expect(")")?;
+        self.expect_after(";", "static_assert")?;
+        Ok((cond, message))
+    }
+
+    /// The text of a `#pragma` token after the word `pragma`.
+    pub(super) fn pragma_text(&self, t: crate::lex::Token) -> String {
+        let s = self.text_of(t).trim_start_matches('#').trim_start();
+        s.strip_prefix("pragma").unwrap_or(s).trim().to_string()
+    }
+
+    /// `_Pragma("text")`.
+    pub(super) fn parse_pragma_operator(&mut self) -> PResult<String> {
+        self.bump();
+        self.expect("(")?;
+        if self.kind() != TokKind::Str {
+            return Err(self.err_here("expected a string literal in '_Pragma'"));
+        }
+        let t = self.bump();
+        let text = crate::lit::parse_string(self.text_of(t)).map_err(|m| Diagnostic::error(Span::new(t.lo, t.hi), m))?;
+        self.expect(")")?;
+        Ok(String::from_utf8_lossy(&text).trim().to_string())
+    }
+}
