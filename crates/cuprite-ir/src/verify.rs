@@ -1,1 +1,500 @@
 //! Checks the IR invariants documented in the crate root.
+//!
+//! `verify(&module)` returns every violation found, each a sentence naming the function,
+//! block and instruction: ids in range, every value defined once and used only later in
+//! the same block, operand and result types consistent, parameters first among locals,
+//! terminators well-formed.
+
+use crate::*;
+
+/// Verify a whole module.
+pub fn verify(m: &Module) -> Result<(), Vec<String>> {
+    let mut errs = Vec::new();
+    for (i, s) in m.structs.iter().enumerate() {
+        for f in &s.fields {
+            check_type(m, &f.ty, &mut errs, &format!("struct {} (#{i}) field {}", s.name, f.name));
+        }
+    }
+    for g in &m.globals {
+        check_type(m, &g.ty, &mut errs, &format!("global {}", g.name));
+        if let Some(init) = &g.init {
+            check_init(m, init, &mut errs, &g.name);
+        }
+    }
+    for (i, f) in m.functions.iter().enumerate() {
+        verify_function(m, FuncId(i as u32), f, &mut errs);
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs)
+    }
+}
+
+fn check_type(m: &Module, t: &Type, errs: &mut Vec<String>, what: &str) {
+    match t {
+        Type::Struct(s) if s.index() >= m.structs.len() => errs.push(format!("{what}: struct id {} out of range", s.0)),
+        Type::Ptr(p) | Type::Array(p, _) => check_type(m, p, errs, what),
+        Type::FnPtr(sig) => {
+            for p in &sig.params {
+                check_type(m, p, errs, what);
+            }
+            check_type(m, &sig.ret, errs, what);
+        }
+        _ => {}
+    }
+}
+
+fn check_init(m: &Module, i: &Init, errs: &mut Vec<String>, name: &str) {
+    match i {
+        Init::GlobalAddr { global, .. } if global.index() >= m.globals.len() => {
+            errs.push(format!("global {name}: initializer refers to global #{} out of range", global.0))
+        }
+        Init::Aggregate(items) => items.iter().for_each(|x| check_init(m, x, errs, name)),
+        _ => {}
+    }
+}
+
+struct Cx<'a> {
+    m: &'a Module,
+    f: &'a Function,
+    errs: &'a mut Vec<String>,
+    /// Block where each value is defined (None: not yet seen).
+    def_block: Vec<Option<usize>>,
+    /// Values defined so far in the current block.
+    live: Vec<bool>,
+    where_: String,
+}
+
+impl<'a> Cx<'a> {
+    fn err(&mut self, msg: String) {
+        self.errs.push(format!("{}: {msg}", self.where_));
+    }
+
+    fn use_(&mut self, v: ValueId) -> Option<Type> {
+        if v.index() >= self.f.values.len() {
+            self.err(format!("value %{} out of range", v.0));
+            return None;
+        }
+        if !self.live[v.index()] {
+            match self.def_block[v.index()] {
+                Some(b) => self.err(format!("value %{} is defined in block {b} and used in another block", v.0)),
+                None => self.err(format!("value %{} is used before its definition", v.0)),
+            }
+            return None;
+        }
+        Some(self.f.values[v.index()].clone())
+    }
+
+    fn local(&mut self, l: LocalId) -> Option<Type> {
+        match self.f.locals.get(l.index()) {
+            Some(x) => Some(x.ty.clone()),
+            None => {
+                self.err(format!("local {} out of range", l.0));
+                None
+            }
+        }
+    }
+
+    fn block(&mut self, b: BlockId) {
+        if b.index() >= self.f.blocks.len() {
+            self.err(format!("block {} out of range", b.0));
+        }
+    }
+
+    fn expect(&mut self, what: &str, got: Option<&Type>, want: &Type) {
+        if let Some(g) = got {
+            if g != want {
+                self.err(format!("{what}: type {g} where {want} is expected"));
+            }
+        }
+    }
+}
+
+fn pointee(t: &Type) -> Option<&Type> {
+    match t {
+        Type::Ptr(p) => Some(p),
+        _ => None,
+    }
+}
+
+fn verify_function(m: &Module, id: FuncId, f: &Function, errs: &mut Vec<String>) {
+    let name = format!("function {} (#{})", f.name, id.0);
+    for (i, p) in f.params.iter().enumerate() {
+        if p.index() != i {
+            errs.push(format!("{name}: parameter {i} is local {} (parameters must be the first locals)", p.0));
+        }
+    }
+    if f.params.len() > f.locals.len() {
+        errs.push(format!("{name}: more parameters than locals"));
+    }
+    if f.blocks.is_empty() {
+        errs.push(format!("{name}: no blocks"));
+        return;
+    }
+    for l in &f.locals {
+        check_type(m, &l.ty, errs, &format!("{name} local {}", l.name));
+    }
+    let mut cx = Cx {
+        m,
+        f,
+        errs,
+        def_block: vec![None; f.values.len()],
+        live: vec![false; f.values.len()],
+        where_: name.clone(),
+    };
+    for (bi, b) in f.blocks.iter().enumerate() {
+        cx.live.iter_mut().for_each(|x| *x = false);
+        for (ii, inst) in b.insts.iter().enumerate() {
+            cx.where_ = format!("{name} block {bi} inst {ii}");
+            let rt = inst.result.and_then(|r| f.values.get(r.index()).cloned());
+            verify_inst(&mut cx, inst, rt.as_ref());
+            if let Some(r) = inst.result {
+                if r.index() >= f.values.len() {
+                    cx.err(format!("result %{} out of range", r.0));
+                } else if cx.def_block[r.index()].is_some() {
+                    cx.err(format!("value %{} is defined twice", r.0));
+                } else {
+                    cx.def_block[r.index()] = Some(bi);
+                    cx.live[r.index()] = true;
+                }
+            }
+        }
+        cx.where_ = format!("{name} block {bi} terminator");
+        match &b.term {
+            Terminator::Jump(t) => cx.block(*t),
+            Terminator::Branch { cond, then, else_ } => {
+                let t = cx.use_(*cond);
+                cx.expect("branch condition", t.as_ref(), &Type::Bool);
+                cx.block(*then);
+                cx.block(*else_);
+            }
+            Terminator::Switch { value, cases, default } => {
+                if let Some(t) = cx.use_(*value) {
+                    if !t.is_integer() {
+                        cx.err(format!("switch on a value of type {t}"));
+                    }
+                }
+                for (_, c) in cases {
+                    cx.block(*c);
+                }
+                cx.block(*default);
+            }
+            Terminator::Return(v) => match v {
+                Some(v) => {
+                    let t = cx.use_(*v);
+                    cx.expect("return value", t.as_ref(), &f.ret);
+                }
+                None => {
+                    if f.ret != Type::Void {
+                        cx.err(format!("return without a value from a function returning {}", f.ret));
+                    }
+                }
+            },
+            Terminator::Barrier { kind, pred, result, next } => {
+                cx.block(*next);
+                let needs = *kind != BarrierKind::Sync;
+                if needs != pred.is_some() || needs != result.is_some() {
+                    cx.err("barrier predicate/result do not match its kind".into());
+                }
+                if let Some(p) = pred {
+                    let t = cx.use_(*p);
+                    cx.expect("barrier predicate", t.as_ref(), &Type::Bool);
+                }
+                if let Some(r) = result {
+                    let t = cx.local(*r);
+                    cx.expect("barrier result local", t.as_ref(), &Type::I32);
+                }
+            }
+            Terminator::Unreachable => {}
+        }
+    }
+}
+
+fn verify_inst(cx: &mut Cx, inst: &Inst, rt: Option<&Type>) {
+    let needs_result = !matches!(
+        inst.kind,
+        InstKind::StoreLocal(..) | InstKind::Store { .. } | InstKind::Copy { .. } | InstKind::Call { .. } | InstKind::CallIndirect { .. } | InstKind::CallBuiltin { .. }
+    );
+    if needs_result && rt.is_none() {
+        cx.err("instruction has no result value".into());
+        return;
+    }
+    match &inst.kind {
+        InstKind::Const(c) => {
+            let ok = match (c, rt.unwrap()) {
+                (Const::Bool(_), Type::Bool) => true,
+                (Const::Int(_, t), r) => t == r && t.is_integer(),
+                (Const::F32(_), Type::F32) | (Const::F64(_), Type::F64) => true,
+                (Const::Null(t), r) => t == r && r.is_pointer(),
+                (Const::Str(_), Type::Ptr(p)) => matches!(**p, Type::I8 | Type::U8),
+                _ => false,
+            };
+            if !ok {
+                cx.err(format!("constant {c:?} does not have type {}", rt.unwrap()));
+            }
+        }
+        InstKind::Unary(op, v) => {
+            let t = cx.use_(*v);
+            match op {
+                UnaryOp::LNot => {
+                    cx.expect("operand of logical not", t.as_ref(), &Type::Bool);
+                    cx.expect("result of logical not", rt, &Type::Bool);
+                }
+                _ => cx.expect("unary operand", t.as_ref(), rt.unwrap()),
+            }
+        }
+        InstKind::Binary(op, a, b) => {
+            let (ta, tb) = (cx.use_(*a), cx.use_(*b));
+            if let (Some(ta), Some(tb)) = (&ta, &tb) {
+                if ta != tb {
+                    cx.err(format!("binary {op:?} operands have different types {ta} and {tb}"));
+                }
+                let cmp = matches!(op, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge);
+                if cmp {
+                    cx.expect("comparison result", rt, &Type::Bool);
+                } else {
+                    cx.expect("binary result", rt, ta);
+                    if !(ta.is_integer() || ta.is_float()) {
+                        cx.err(format!("arithmetic {op:?} on type {ta}"));
+                    }
+                }
+            }
+        }
+        InstKind::Cast(v) => {
+            cx.use_(*v);
+        }
+        InstKind::Bitcast(v) => {
+            if let Some(t) = cx.use_(*v) {
+                if t.scalar_size() != rt.unwrap().scalar_size() {
+                    cx.err(format!("bitcast between {t} and {} of different sizes", rt.unwrap()));
+                }
+            }
+        }
+        InstKind::Select(c, a, b) => {
+            let tc = cx.use_(*c);
+            cx.expect("select condition", tc.as_ref(), &Type::Bool);
+            let (ta, tb) = (cx.use_(*a), cx.use_(*b));
+            cx.expect("select operand", ta.as_ref(), rt.unwrap());
+            cx.expect("select operand", tb.as_ref(), rt.unwrap());
+        }
+        InstKind::LoadLocal(l) => {
+            let t = cx.local(*l);
+            cx.expect("loaded local", t.as_ref(), rt.unwrap());
+        }
+        InstKind::StoreLocal(l, v) => {
+            let (tl, tv) = (cx.local(*l), cx.use_(*v));
+            if let Some(tl) = tl {
+                cx.expect("value stored to local", tv.as_ref(), &tl);
+            }
+        }
+        InstKind::LocalAddr(l) => {
+            if let Some(t) = cx.local(*l) {
+                cx.expect("local address", rt, &Type::Ptr(Box::new(t)));
+            }
+        }
+        InstKind::GlobalAddr(g) => match cx.m.globals.get(g.index()) {
+            Some(gl) => {
+                let want = Type::Ptr(Box::new(gl.ty.clone()));
+                cx.expect("global address", rt, &want);
+            }
+            None => cx.err(format!("global {} out of range", g.0)),
+        },
+        InstKind::Load { ptr, .. } => {
+            if let Some(t) = cx.use_(*ptr) {
+                match pointee(&t) {
+                    Some(p) => {
+                        let p = p.clone();
+                        cx.expect("loaded value", rt, &p);
+                    }
+                    None => cx.err(format!("load through a non-pointer of type {t}")),
+                }
+            }
+        }
+        InstKind::Store { ptr, value, .. } => {
+            let (tp, tv) = (cx.use_(*ptr), cx.use_(*value));
+            if let (Some(tp), Some(tv)) = (tp, tv) {
+                match pointee(&tp) {
+                    Some(p) if *p == tv => {}
+                    Some(p) => cx.err(format!("store of a {tv} through a pointer to {p}")),
+                    None => cx.err(format!("store through a non-pointer of type {tp}")),
+                }
+            }
+        }
+        InstKind::FieldAddr { base, strukt, field } => {
+            let tb = cx.use_(*base);
+            match cx.m.structs.get(strukt.index()) {
+                None => cx.err(format!("struct {} out of range", strukt.0)),
+                Some(s) => {
+                    if let Some(tb) = tb {
+                        if tb != Type::Ptr(Box::new(Type::Struct(*strukt))) {
+                            cx.err(format!("field address of struct #{} from a {tb}", strukt.0));
+                        }
+                    }
+                    match s.fields.get(*field as usize) {
+                        Some(fd) => {
+                            let want = Type::Ptr(Box::new(fd.ty.clone()));
+                            cx.expect("field address", rt, &want);
+                        }
+                        None => cx.err(format!("field {field} out of range in {}", s.name)),
+                    }
+                }
+            }
+        }
+        InstKind::PtrAdd { base, index } => {
+            let (tb, ti) = (cx.use_(*base), cx.use_(*index));
+            if let Some(tb) = tb {
+                if !matches!(tb, Type::Ptr(_)) {
+                    cx.err(format!("pointer arithmetic on a {tb}"));
+                }
+                cx.expect("pointer arithmetic result", rt, &tb);
+            }
+            if let Some(ti) = ti {
+                if !ti.is_integer() {
+                    cx.err(format!("pointer offset of type {ti}"));
+                }
+            }
+        }
+        InstKind::PtrDiff(a, b) => {
+            let (ta, tb) = (cx.use_(*a), cx.use_(*b));
+            if let (Some(ta), Some(tb)) = (ta, tb) {
+                if ta != tb || !matches!(ta, Type::Ptr(_)) {
+                    cx.err(format!("pointer difference of {ta} and {tb}"));
+                }
+            }
+            cx.expect("pointer difference", rt, &Type::I64);
+        }
+        InstKind::Copy { dst, src, .. } => {
+            cx.use_(*dst);
+            cx.use_(*src);
+        }
+        InstKind::Special(r) => {
+            let want = if *r == SpecialReg::WarpSize || *r == SpecialReg::LaneId { None } else { Some(Type::U32) };
+            if let Some(w) = want {
+                cx.expect("special register", rt, &w);
+            }
+        }
+        InstKind::Call { func, args } => {
+            let tys: Vec<Option<Type>> = args.iter().map(|a| cx.use_(*a)).collect();
+            match cx.m.functions.get(func.index()) {
+                None => cx.err(format!("function {} out of range", func.0)),
+                Some(callee) => {
+                    let sig = callee.signature();
+                    if sig.params.len() != args.len() {
+                        cx.err(format!("call of {} with {} arguments, expected {}", callee.name, args.len(), sig.params.len()));
+                    } else {
+                        for (t, p) in tys.iter().zip(&sig.params) {
+                            cx.expect("argument", t.as_ref(), p);
+                        }
+                    }
+                    match rt {
+                        Some(r) => cx.expect("call result", Some(r), &sig.ret),
+                        None if sig.ret != Type::Void => {}
+                        None => {}
+                    }
+                }
+            }
+        }
+        InstKind::CallIndirect { callee, args } => {
+            cx.use_(*callee);
+            for a in args {
+                cx.use_(*a);
+            }
+        }
+        InstKind::FuncAddr(func) => {
+            if func.index() >= cx.m.functions.len() {
+                cx.err(format!("function {} out of range", func.0));
+            }
+        }
+        InstKind::CallBuiltin { builtin, args } => {
+            let tys: Vec<Option<Type>> = args.iter().map(|a| cx.use_(*a)).collect();
+            if let Builtin::Atomic { op, .. } = builtin {
+                let n = if *op == AtomicOp::Cas { 3 } else { 2 };
+                if args.len() != n {
+                    cx.err(format!("atomic {op:?} with {} operands", args.len()));
+                } else if let (Some(Some(p)), Some(r)) = (tys.first(), rt) {
+                    match pointee(p) {
+                        Some(e) if e == r => {}
+                        _ => cx.err(format!("atomic {op:?} through {p} returning {r}")),
+                    }
+                }
+            }
+            if *builtin == Builtin::Printf {
+                if let Some(Some(t)) = tys.first() {
+                    if !matches!(t, Type::Ptr(_)) {
+                        cx.err(format!("printf format of type {t}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn func(blocks: Vec<Block>, values: Vec<Type>) -> Module {
+        Module {
+            functions: vec![Function {
+                name: "f".into(),
+                kind: FunctionKind::Device,
+                inline: InlineHint::None,
+                params: vec![],
+                ret: Type::Void,
+                locals: vec![Local { name: "x".into(), ty: Type::I32, align: None }],
+                values,
+                blocks,
+                loc: None,
+            }],
+            ..Default::default()
+        }
+    }
+
+    fn inst(result: Option<u32>, kind: InstKind) -> Inst {
+        Inst { result: result.map(ValueId), kind, loc: None }
+    }
+
+    #[test]
+    fn accepts_good_code() {
+        let m = func(
+            vec![Block {
+                insts: vec![
+                    inst(Some(0), InstKind::Const(Const::Int(1, Type::I32))),
+                    inst(None, InstKind::StoreLocal(LocalId(0), ValueId(0))),
+                ],
+                term: Terminator::Return(None),
+                term_loc: None,
+            }],
+            vec![Type::I32],
+        );
+        assert_eq!(verify(&m), Ok(()));
+    }
+
+    #[test]
+    fn rejects_cross_block_values_and_bad_types() {
+        let m = func(
+            vec![
+                Block {
+                    insts: vec![inst(Some(0), InstKind::Const(Const::Int(1, Type::I32)))],
+                    term: Terminator::Jump(BlockId(1)),
+                    term_loc: None,
+                },
+                Block {
+                    insts: vec![
+                        inst(None, InstKind::StoreLocal(LocalId(0), ValueId(0))),
+                        inst(Some(1), InstKind::Const(Const::F32(1.0))),
+                        inst(None, InstKind::StoreLocal(LocalId(0), ValueId(1))),
+                    ],
+                    term: Terminator::Jump(BlockId(7)),
+                    term_loc: None,
+                },
+            ],
+            vec![Type::I32, Type::F32],
+        );
+        let e = verify(&m).unwrap_err();
+        assert!(e.iter().any(|m| m.contains("used in another block")), "{e:?}");
+        assert!(e.iter().any(|m| m.contains("value stored to local")), "{e:?}");
+        assert!(e.iter().any(|m| m.contains("block 7 out of range")), "{e:?}");
+    }
+}

@@ -1,1 +1,81 @@
 //! Sema: name resolution and type checking of device code, and lowering to the IR.
+//!
+//! Layout:
+//! - `ty`: source-level types, record layout, how types print in messages;
+//! - `hir`: the typed HIR (names resolved, every expression typed, conversions explicit);
+//! - `check/`: AST → HIR (declarations, expressions, statements, initializers, builtins);
+//! - `lower/`: HIR → IR (reachable functions from the kernels, globals, constants);
+//! - `mangle`: Itanium mangling of kernel stubs and device-variable shadows.
+//!
+//! Entry point: [`compile`]. Its result is `Ok(Output)` when there are no errors —
+//! `Output::warnings` may hold warnings — or `Err(diagnostics)`, errors and warnings
+//! together, in source order of discovery.
+
+pub mod check;
+pub mod hir;
+pub mod lower;
+pub mod mangle;
+pub mod ty;
+
+use cuprite_front::ast::{self, Span};
+use cuprite_front::diag::{Diagnostic, Severity};
+
+#[derive(Clone, Debug)]
+pub struct SemaOptions {
+    /// Compute capability, e.g. 90.
+    pub arch: u32,
+    /// nvcc `-fmad` (default true): contract `a*b + c` into `fma`.
+    pub fmad: bool,
+    /// `-use_fast_math`.
+    pub fast_math: bool,
+}
+
+impl Default for SemaOptions {
+    fn default() -> Self {
+        SemaOptions { arch: 90, fmad: true, fast_math: false }
+    }
+}
+
+/// Where a span is in the user's source: (file path, line, column), 1-based.
+pub trait Locate {
+    fn locate(&self, span: Span) -> Option<(String, u32, u32)>;
+}
+
+/// No source positions (tests, or when there is no source map).
+pub struct NoLocations;
+impl Locate for NoLocations {
+    fn locate(&self, _: Span) -> Option<(String, u32, u32)> {
+        None
+    }
+}
+
+/// The compiled device code and the warnings found on the way.
+#[derive(Debug)]
+pub struct Output {
+    pub module: cuprite_ir::Module,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Check the translation unit and lower its device code. `locate` maps spans to the
+/// user's source (for `SrcLoc`s).
+pub fn compile_with(tu: &ast::TranslationUnit, locate: &dyn Locate, opts: &SemaOptions) -> Result<Output, Vec<Diagnostic>> {
+    let mut ck = check::Checker::new(opts);
+    ck.items(&tu.items);
+    ck.check_bodies();
+    let diags = std::mem::take(&mut ck.diags);
+    if diags.iter().any(|d| d.severity == Severity::Error) {
+        return Err(diags);
+    }
+    let prog = ck.prog;
+    let module = lower::lower(&prog, opts, locate);
+    if cfg!(debug_assertions) || std::env::var_os("CUPRITE_VERIFY_IR").is_some() {
+        if let Err(errs) = cuprite_ir::verify::verify(&module) {
+            let mut d = Diagnostic::error(Span::default(), "internal compiler error: the IR produced for device code is invalid");
+            for e in errs.into_iter().take(10) {
+                d = d.with_note(None, e);
+            }
+            return Err(vec![d]);
+        }
+    }
+    Ok(Output { module, warnings: diags })
+}

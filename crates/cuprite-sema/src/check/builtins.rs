@@ -1,0 +1,329 @@
+//! The builtin functions of device code: what each name means and which overload a
+//! call picks. `BUILTINS.md` lists the IR names this produces.
+
+use crate::ty::{IntKind, Ty};
+
+/// Math functions with `float` and `double` forms (`sqrtf`/`sqrt`), one argument.
+pub const UNARY: &[&str] = &[
+    "sqrt", "rsqrt", "cbrt", "rcbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv",
+    "erfcinv", "erfcx", "normcdf", "normcdfinv", "tgamma", "lgamma", "fabs", "floor", "ceil", "round", "trunc", "rint",
+    "nearbyint", "logb", "sinpi", "cospi", "j0", "j1", "y0", "y1",
+];
+/// Two arguments of the same floating type.
+pub const BINARY: &[&str] =
+    &["pow", "atan2", "hypot", "fmod", "remainder", "fmin", "fmax", "fdim", "copysign", "nextafter"];
+/// Floating argument, integer result (`long` for `l*`, `long long` for `ll*`, `int` for `ilogb`).
+pub const TO_INT: &[(&str, IntKind)] = &[
+    ("lrint", IntKind::Long),
+    ("llrint", IntKind::LongLong),
+    ("lround", IntKind::Long),
+    ("llround", IntKind::LongLong),
+    ("ilogb", IntKind::Int),
+];
+pub const CLASSIFY: &[&str] = &["isnan", "isinf", "isfinite", "signbit"];
+
+/// What a name that is not declared with a body in the program means in device code.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Class {
+    /// Overloaded on float/double: `sqrt`, `pow`, … (C++ `<cmath>` overloads).
+    MathOverloaded(&'static str, MathShape),
+    /// A fixed-precision math function (`sqrtf`, `sqrt`-as-double is the overloaded one).
+    MathFixed(String, MathShape, bool /* is float */),
+    /// Fixed signature `(params) -> ret` given as type codes.
+    Fixed(&'static str, &'static str, &'static str),
+    MinMax(bool /* max */),
+    Abs,
+    Printf,
+    Assert,
+    Trap,
+    Clock,
+    Clock64,
+    Fence(cuprite_ir::Scope),
+    Barrier(cuprite_ir::BarrierKind),
+    Atomic(cuprite_ir::AtomicOp, cuprite_ir::Scope),
+    Ldg,
+    /// Reinterpretation (`__float_as_int`): from, to.
+    Bitcast(&'static str, &'static str),
+    NotYet,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MathShape {
+    Unary,
+    Binary,
+    Fma,
+    ToInt(IntKind),
+    Classify,
+    /// `ldexp(x, int)`, `scalbn(x, int)`.
+    XInt,
+    /// `frexp(x, int*)`.
+    Frexp,
+    /// `modf(x, T*)`.
+    Modf,
+    /// `remquo(x, y, int*)`.
+    Remquo,
+    /// `sincos(x, T*, T*)`.
+    Sincos,
+}
+
+fn math_shape(base: &str) -> Option<(&'static str, MathShape)> {
+    if let Some(n) = UNARY.iter().find(|n| **n == base) {
+        return Some((n, MathShape::Unary));
+    }
+    if let Some(n) = BINARY.iter().find(|n| **n == base) {
+        return Some((n, MathShape::Binary));
+    }
+    if let Some((n, k)) = TO_INT.iter().find(|(n, _)| *n == base) {
+        return Some((n, MathShape::ToInt(*k)));
+    }
+    Some(match base {
+        "fma" => ("fma", MathShape::Fma),
+        "ldexp" => ("ldexp", MathShape::XInt),
+        "scalbn" => ("scalbn", MathShape::XInt),
+        "frexp" => ("frexp", MathShape::Frexp),
+        "modf" => ("modf", MathShape::Modf),
+        "remquo" => ("remquo", MathShape::Remquo),
+        "sincos" => ("sincos", MathShape::Sincos),
+        "sincospi" => ("sincospi", MathShape::Sincos),
+        _ => return None,
+    })
+}
+
+/// Names that are CUDA device functions of later issues.
+pub fn not_yet(name: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "__shfl", "__ballot", "__any", "__all", "__activemask", "__match_", "__reduce_", "__syncwarp", "tex1D", "tex2D",
+        "tex3D", "texCubemap", "tex1Dfetch", "surf1D", "surf2D", "surf3D", "surfCubemap", "__half", "__float2half",
+        "__hadd2", "__hmul", "__habs", "__nanosleep", "__prof_trigger", "cudaMalloc", "cudaFree", "cudaMemcpy",
+        "cudaDeviceSynchronize", "cudaGetLastError", "__lane_id", "__fns", "__dp4a", "__dp2a", "__vadd", "__vsub",
+        "__vabs", "__vcmp", "__vmax", "__vmin", "__vset", "__vsad", "__vavg", "__vhadd", "__viaddmax", "__cvta",
+        "__isGlobal", "__isShared", "__isConstant", "__isLocal", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv",
+        "__stwb", "__stcg", "__stcs", "__stwt", "__pipeline", "asm",
+    ];
+    const EXACT: &[&str] = &["malloc", "free", "memcpy", "memset", "__brkpt", "__assertfail", "vprintf", "__syncthreads_sync"];
+    EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// Classify a name as a device builtin.
+pub fn classify(name: &str) -> Option<Class> {
+    use cuprite_ir::{BarrierKind as B, Scope as S};
+    let c = match name {
+        "printf" => Class::Printf,
+        "__cuprite_assert" => Class::Assert,
+        "__trap" | "abort" => Class::Trap,
+        "clock" => Class::Clock,
+        "clock64" => Class::Clock64,
+        "__threadfence_block" => Class::Fence(S::Block),
+        "__threadfence" => Class::Fence(S::Device),
+        "__threadfence_system" => Class::Fence(S::System),
+        "__syncthreads" => Class::Barrier(B::Sync),
+        "__syncthreads_count" => Class::Barrier(B::Count),
+        "__syncthreads_and" => Class::Barrier(B::And),
+        "__syncthreads_or" => Class::Barrier(B::Or),
+        "__ldg" => Class::Ldg,
+        "min" | "max" => Class::MinMax(name == "max"),
+        "umin" | "llmin" | "ullmin" | "umax" | "llmax" | "ullmax" => {
+            let t = match &name[..name.len() - 3] {
+                "u" => "j",
+                "ll" => "x",
+                _ => "y",
+            };
+            let sig: &'static str = match t {
+                "j" => "jj",
+                "x" => "xx",
+                _ => "yy",
+            };
+            let n: &'static str = match name {
+                "umin" => "umin",
+                "llmin" => "llmin",
+                "ullmin" => "ullmin",
+                "umax" => "umax",
+                "llmax" => "llmax",
+                _ => "ullmax",
+            };
+            let r: &'static str = match t {
+                "j" => "j",
+                "x" => "x",
+                _ => "y",
+            };
+            Class::Fixed(n, sig, r)
+        }
+        "abs" => Class::Abs,
+        "labs" => Class::Fixed("labs", "l", "l"),
+        "llabs" => Class::Fixed("llabs", "x", "x"),
+        "fabsf" => Class::MathFixed("fabsf".into(), MathShape::Unary, true),
+        "__float_as_int" => Class::Bitcast("f", "i"),
+        "__int_as_float" => Class::Bitcast("i", "f"),
+        "__float_as_uint" => Class::Bitcast("f", "j"),
+        "__uint_as_float" => Class::Bitcast("j", "f"),
+        "__double_as_longlong" => Class::Bitcast("d", "x"),
+        "__longlong_as_double" => Class::Bitcast("x", "d"),
+        _ => {
+            if let Some(c) = fixed(name) {
+                return Some(c);
+            }
+            if let Some(c) = atomic(name) {
+                return Some(c);
+            }
+            if let Some((n, shape)) = math_shape(name) {
+                return Some(Class::MathOverloaded(n, shape));
+            }
+            if let Some(base) = name.strip_suffix('f') {
+                if let Some((_, shape)) = math_shape(base) {
+                    return Some(Class::MathFixed(name.to_string(), shape, true));
+                }
+            }
+            if not_yet(name) {
+                return Some(Class::NotYet);
+            }
+            return None;
+        }
+    };
+    Some(c)
+}
+
+fn atomic(name: &str) -> Option<Class> {
+    use cuprite_ir::{AtomicOp as A, Scope as S};
+    let (base, scope) = if let Some(b) = name.strip_suffix("_block") {
+        (b, S::Block)
+    } else if let Some(b) = name.strip_suffix("_system") {
+        (b, S::System)
+    } else {
+        (name, S::Device)
+    };
+    let op = match base {
+        "atomicAdd" => A::Add,
+        "atomicSub" => A::Sub,
+        "atomicExch" => A::Exch,
+        "atomicMin" => A::Min,
+        "atomicMax" => A::Max,
+        "atomicInc" => A::Inc,
+        "atomicDec" => A::Dec,
+        "atomicCAS" => A::Cas,
+        "atomicAnd" => A::And,
+        "atomicOr" => A::Or,
+        "atomicXor" => A::Xor,
+        _ => return None,
+    };
+    Some(Class::Atomic(op, scope))
+}
+
+/// Intrinsics with one fixed signature. Type codes: `f` float, `d` double, `i` int,
+/// `j` unsigned, `x` long long, `y` unsigned long long, `l` long, `F`/`I` pointer to
+/// float/int, `D` pointer to double.
+fn fixed(name: &str) -> Option<Class> {
+    const T: &[(&str, &str, &str)] = &[
+        ("__sinf", "f", "f"),
+        ("__cosf", "f", "f"),
+        ("__tanf", "f", "f"),
+        ("__expf", "f", "f"),
+        ("__exp10f", "f", "f"),
+        ("__logf", "f", "f"),
+        ("__log2f", "f", "f"),
+        ("__log10f", "f", "f"),
+        ("__powf", "ff", "f"),
+        ("__fdividef", "ff", "f"),
+        ("fdividef", "ff", "f"),
+        ("__saturatef", "f", "f"),
+        ("__sincosf", "fFF", "v"),
+        ("__frsqrt_rn", "f", "f"),
+        ("__popc", "j", "i"),
+        ("__popcll", "y", "i"),
+        ("__clz", "i", "i"),
+        ("__clzll", "x", "i"),
+        ("__ffs", "i", "i"),
+        ("__ffsll", "x", "i"),
+        ("__brev", "j", "j"),
+        ("__brevll", "y", "y"),
+        ("__mul24", "ii", "i"),
+        ("__umul24", "jj", "j"),
+        ("__mulhi", "ii", "i"),
+        ("__umulhi", "jj", "j"),
+        ("__mul64hi", "xx", "x"),
+        ("__umul64hi", "yy", "y"),
+        ("__sad", "iij", "j"),
+        ("__usad", "jjj", "j"),
+        ("__byte_perm", "jjj", "j"),
+        ("__funnelshift_l", "jjj", "j"),
+        ("__funnelshift_lc", "jjj", "j"),
+        ("__funnelshift_r", "jjj", "j"),
+        ("__funnelshift_rc", "jjj", "j"),
+        ("__hadd", "ii", "i"),
+        ("__rhadd", "ii", "i"),
+        ("__uhadd", "jj", "j"),
+        ("__urhadd", "jj", "j"),
+        ("__hiloint2double", "ii", "d"),
+        ("__double2hiint", "d", "i"),
+        ("__double2loint", "d", "i"),
+        ("__int2double_rn", "i", "d"),
+        ("__uint2double_rn", "j", "d"),
+    ];
+    if let Some((n, p, r)) = T.iter().find(|(n, _, _)| *n == name) {
+        return Some(Class::Fixed(n, p, r));
+    }
+    // Rounding-mode families.
+    let rounding = ["_rn", "_rz", "_ru", "_rd"];
+    let suffix = rounding.iter().find(|s| name.ends_with(*s))?;
+    let stem = &name[..name.len() - 3];
+    let (p, r): (&'static str, &'static str) = match stem {
+        "__fadd" | "__fsub" | "__fmul" | "__fdiv" => ("ff", "f"),
+        "__frcp" | "__fsqrt" => ("f", "f"),
+        "__fmaf" => ("fff", "f"),
+        "__dadd" | "__dsub" | "__dmul" | "__ddiv" => ("dd", "d"),
+        "__drcp" | "__dsqrt" => ("d", "d"),
+        "__fma" => ("ddd", "d"),
+        "__float2int" => ("f", "i"),
+        "__float2uint" => ("f", "j"),
+        "__float2ll" => ("f", "x"),
+        "__float2ull" => ("f", "y"),
+        "__double2int" => ("d", "i"),
+        "__double2uint" => ("d", "j"),
+        "__double2ll" => ("d", "x"),
+        "__double2ull" => ("d", "y"),
+        "__double2float" => ("d", "f"),
+        "__int2float" => ("i", "f"),
+        "__uint2float" => ("j", "f"),
+        "__ll2float" => ("x", "f"),
+        "__ull2float" => ("y", "f"),
+        "__ll2double" => ("x", "d"),
+        "__ull2double" => ("y", "d"),
+        _ => return None,
+    };
+    let _ = suffix;
+    Some(Class::Fixed(leak(name), p, r))
+}
+
+fn leak(s: &str) -> &'static str {
+    // A small, bounded set of names (the rounding families); interning them keeps `Class`
+    // simple. Each distinct name is leaked at most once.
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut g = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    let set = g.get_or_insert_with(HashSet::new);
+    if let Some(n) = set.get(s) {
+        return n;
+    }
+    let n: &'static str = Box::leak(s.to_string().into_boxed_str());
+    set.insert(n);
+    n
+}
+
+/// The type for a signature code.
+pub fn code_ty(c: char) -> Ty {
+    use crate::ty::QTy;
+    match c {
+        'f' => Ty::Float,
+        'd' => Ty::Double,
+        'i' => Ty::Int(IntKind::Int),
+        'j' => Ty::Int(IntKind::UInt),
+        'x' => Ty::Int(IntKind::LongLong),
+        'y' => Ty::Int(IntKind::ULongLong),
+        'l' => Ty::Int(IntKind::Long),
+        'F' => Ty::ptr(QTy::new(Ty::Float)),
+        'D' => Ty::ptr(QTy::new(Ty::Double)),
+        'I' => Ty::ptr(QTy::new(Ty::Int(IntKind::Int))),
+        _ => Ty::Void,
+    }
+}

@@ -1,0 +1,1505 @@
+//! Expressions: typing, implicit conversions, operators, calls.
+
+use super::builtins::{self, Class, MathShape};
+use super::*;
+use crate::hir::BinOp as HB;
+use ast::{BinOp as AB, UnOp};
+
+fn bx(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+pub(crate) fn int_ty(k: IntKind) -> QTy {
+    QTy::new(Ty::Int(k))
+}
+
+pub(crate) fn mk_int(v: i128, ty: QTy, span: Span) -> Expr {
+    Expr::new(ExprKind::Int(v), ty, false, span)
+}
+
+/// Integer promotion of a type.
+pub(crate) fn promoted(types: &TypeTable, t: &Ty) -> Ty {
+    match t {
+        Ty::Bool => Ty::int(),
+        Ty::Int(k) if k.rank() < 3 => Ty::int(),
+        Ty::Enum(e) => {
+            let k = types.enm(*e).underlying;
+            if k.rank() < 3 {
+                Ty::int()
+            } else {
+                Ty::Int(k)
+            }
+        }
+        other => other.clone(),
+    }
+}
+
+/// The usual arithmetic conversions.
+pub(crate) fn common_type(types: &TypeTable, a: &Ty, b: &Ty) -> Ty {
+    if a.is_error() || b.is_error() {
+        return Ty::Error;
+    }
+    if *a == Ty::Double || *b == Ty::Double {
+        return Ty::Double;
+    }
+    if *a == Ty::Float || *b == Ty::Float {
+        return Ty::Float;
+    }
+    let (Ty::Int(x), Ty::Int(y)) = (promoted(types, a), promoted(types, b)) else { return Ty::Error };
+    if x == y {
+        return Ty::Int(x);
+    }
+    if x.signed() == y.signed() {
+        return Ty::Int(if x.rank() >= y.rank() { x } else { y });
+    }
+    let (u, s) = if x.signed() { (y, x) } else { (x, y) };
+    if u.rank() >= s.rank() {
+        Ty::Int(u)
+    } else if s.size() > u.size() {
+        Ty::Int(s)
+    } else {
+        Ty::Int(s.to_unsigned())
+    }
+}
+
+impl<'o> Checker<'o> {
+    /// Lvalue-to-rvalue, array-to-pointer.
+    pub(crate) fn rvalue(&mut self, e: Expr) -> Expr {
+        if e.is_error() {
+            return e;
+        }
+        match &e.ty.ty {
+            Ty::Array(el, _) if e.lvalue => {
+                let t = QTy::new(Ty::ptr((**el).clone()));
+                let sp = e.span;
+                Expr::new(ExprKind::Decay(bx(e)), t, false, sp)
+            }
+            Ty::Func(_) => {
+                self.err(e.span, "function pointers are not supported in device code yet");
+                Expr::error(e.span)
+            }
+            _ if e.lvalue => {
+                let t = e.ty.unqual();
+                let sp = e.span;
+                Expr::new(ExprKind::Load(bx(e)), t, false, sp)
+            }
+            _ => e,
+        }
+    }
+
+    /// A scalar conversion node (no check).
+    pub(crate) fn cast(&mut self, e: Expr, to: &Ty) -> Expr {
+        if e.is_error() || to.is_error() {
+            return e;
+        }
+        if e.ty.ty == *to {
+            return e;
+        }
+        if let (ExprKind::Int(v), Ty::Int(k)) = (&e.kind, to) {
+            return mk_int(k.wrap(*v), QTy::new(to.clone()), e.span);
+        }
+        let sp = e.span;
+        Expr::new(ExprKind::Cast(bx(e)), QTy::new(to.clone()), false, sp)
+    }
+
+    pub(crate) fn to_bool(&mut self, e: Expr) -> Expr {
+        let e = self.rvalue(e);
+        if e.is_error() {
+            return e;
+        }
+        if !e.ty.ty.is_scalar() {
+            self.err(e.span, format!("value of type '{}' is not contextually convertible to 'bool'", self.show(&e.ty)));
+            return Expr::error(e.span);
+        }
+        self.cast(e, &Ty::Bool)
+    }
+
+    pub(crate) fn promote(&mut self, e: Expr) -> Expr {
+        let e = self.rvalue(e);
+        let t = promoted(&self.prog.types, &e.ty.ty);
+        self.cast(e, &t)
+    }
+
+    pub(crate) fn is_null_const(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Null => true,
+            _ if e.ty.ty.is_integer() && !matches!(e.ty.ty, Ty::Bool) => {
+                matches!(eval_const(&self.prog, e), Some(CVal::Int(0))) && matches!(e.kind, ExprKind::Int(_) | ExprKind::Cast(_))
+            }
+            _ => false,
+        }
+    }
+
+    /// Implicit conversion (initialization / assignment / argument passing) to `to`.
+    pub(crate) fn convert(&mut self, e: Expr, to: &QTy, what: &str) -> Expr {
+        if e.is_error() || to.ty.is_error() {
+            return if to.ty.is_error() { e } else { Expr::error(e.span) };
+        }
+        if let Ty::Ref(_) = to.ty {
+            return self.bind_ref(e, to, what);
+        }
+        let e = self.rvalue(e);
+        let from = e.ty.ty.clone();
+        let ok = match (&from, &to.ty) {
+            (a, b) if a == b => true,
+            (a, b) if a.is_arith() && b.is_arith() => true,
+            (Ty::Ptr(_), Ty::Bool) | (Ty::Nullptr, Ty::Bool) => true,
+            (Ty::Nullptr, Ty::Ptr(_)) => true,
+            (_, Ty::Ptr(_)) if self.is_null_const(&e) => true,
+            (Ty::Ptr(a), Ty::Ptr(b)) => {
+                let quals_ok = (!a.c || b.c) && (!a.v || b.v);
+                let same = a.ty == b.ty || b.ty == Ty::Void;
+                if same && !quals_ok {
+                    self.err(
+                        e.span,
+                        format!("{what} of type '{}' from '{}' discards qualifiers", self.show(to), self.show(&e.ty)),
+                    );
+                    return Expr::error(e.span);
+                }
+                same
+            }
+            _ => false,
+        };
+        if !ok {
+            self.err(e.span, format!("cannot convert '{}' to '{}' in {what}", self.show(&e.ty), self.show(&to.unqual())));
+            return Expr::error(e.span);
+        }
+        if matches!(from, Ty::Record(_)) {
+            return e;
+        }
+        if self.is_null_const(&e) && to.ty.is_pointer() {
+            return Expr::new(ExprKind::Null, to.unqual(), false, e.span);
+        }
+        self.cast(e, &to.ty)
+    }
+
+    /// Bind a reference of type `to` (a `Ty::Ref`) to `e`: the result is a pointer.
+    pub(crate) fn bind_ref(&mut self, e: Expr, to: &QTy, what: &str) -> Expr {
+        let Ty::Ref(target) = &to.ty else { unreachable!() };
+        let sp = e.span;
+        let ptr_ty = QTy::new(Ty::ptr((**target).clone()));
+        if e.lvalue && e.ty.ty == target.ty {
+            if (e.ty.c && !target.c) || (e.ty.v && !target.v) {
+                self.err(
+                    sp,
+                    format!("binding reference of type '{}' to value of type '{}' drops qualifiers", self.show(target), self.show(&e.ty)),
+                );
+                return Expr::error(sp);
+            }
+            return Expr::new(ExprKind::AddrOf(bx(e)), ptr_ty, false, sp);
+        }
+        if target.c && !target.v {
+            let v = self.convert(e, &target.unqual(), what);
+            if v.is_error() {
+                return v;
+            }
+            let t = Expr::new(ExprKind::Temp(bx(v)), target.unqual(), true, sp);
+            return Expr::new(ExprKind::AddrOf(bx(t)), ptr_ty, false, sp);
+        }
+        self.err(
+            sp,
+            format!(
+                "non-const lvalue reference to type '{}' cannot bind to {} of type '{}'",
+                self.show(&target.unqual()),
+                if e.lvalue { "a value" } else { "a temporary" },
+                self.show(&e.ty)
+            ),
+        );
+        Expr::error(sp)
+    }
+
+    fn check_modifiable(&mut self, e: &Expr, span: Span) -> bool {
+        if e.is_error() {
+            return false;
+        }
+        if !e.lvalue {
+            self.err(span, "expression is not assignable");
+            return false;
+        }
+        if matches!(e.ty.ty, Ty::Array(..)) {
+            self.err(span, format!("array type '{}' is not assignable", self.show(&e.ty)));
+            return false;
+        }
+        if e.ty.c {
+            self.err(span, format!("cannot assign to a variable of type '{}'", self.show(&e.ty)));
+            return false;
+        }
+        true
+    }
+
+    fn special_rec(&mut self, name: &str) -> RecId {
+        let p = ast::Path { global: false, segments: vec![ast::Ident { name: name.into(), span: Span::default() }], span: Span::default() };
+        if let Some(Tag::Record(r)) = self.lookup_tag(&p) {
+            return r;
+        }
+        // No headers: make the struct (three unsigned ints).
+        let id = RecId(self.prog.types.records.len() as u32);
+        let u = QTy::new(Ty::Int(IntKind::UInt));
+        let fields = ["x", "y", "z"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| FieldDef { name: Some(n.to_string()), ty: u.clone(), offset: 4 * i as u64, span: Span::default() })
+            .collect();
+        self.prog.types.records.push(RecordDef {
+            name: Some(name.into()),
+            scope: vec![],
+            is_union: false,
+            is_class: false,
+            fields: Some(fields),
+            size: 12,
+            align: 4,
+            span: Span::default(),
+        });
+        self.tags.insert(name.to_string(), Tag::Record(id));
+        id
+    }
+
+    fn shadowed_locally(&self, name: &str) -> bool {
+        self.fcx.as_ref().is_some_and(|f| f.scopes.iter().any(|s| s.names.contains_key(name)))
+    }
+
+    fn special_var(&self, e: &ast::Expr) -> Option<SpecialVar> {
+        let ast::ExprKind::Name(p) = &e.kind else { return None };
+        if p.segments.len() != 1 || self.fcx.is_none() {
+            return None;
+        }
+        let n = &p.last().name;
+        if self.shadowed_locally(n) {
+            return None;
+        }
+        Some(match n.as_str() {
+            "threadIdx" => SpecialVar::ThreadIdx,
+            "blockIdx" => SpecialVar::BlockIdx,
+            "blockDim" => SpecialVar::BlockDim,
+            "gridDim" => SpecialVar::GridDim,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn expr(&mut self, e: &ast::Expr) -> Expr {
+        let sp = e.span;
+        match &e.kind {
+            ast::ExprKind::IntLit { value, suffix, radix } => {
+                let v = *value;
+                let dec = *radix == 10;
+                use IntKind::*;
+                let cands: &[IntKind] = match (suffix.unsigned, suffix.long) {
+                    (false, 0) if dec => &[Int, Long],
+                    (false, 0) => &[Int, UInt, Long, ULong],
+                    (true, 0) => &[UInt, ULong],
+                    (false, 1) if dec => &[Long],
+                    (false, 1) => &[Long, ULong],
+                    (true, 1) => &[ULong],
+                    (false, _) if dec => &[LongLong],
+                    (false, _) => &[LongLong, ULongLong],
+                    (true, _) => &[ULongLong],
+                };
+                let fits = |k: IntKind| {
+                    let bits = k.size() * 8 - if k.signed() { 1 } else { 0 };
+                    v < (1u128 << bits)
+                };
+                let k = cands.iter().copied().find(|k| fits(*k)).unwrap_or(ULongLong);
+                mk_int(k.wrap(v as i128), int_ty(k), sp)
+            }
+            ast::ExprKind::FloatLit { value, suffix } => {
+                let t = if *suffix == ast::FloatSuffix::F { Ty::Float } else { Ty::Double };
+                let v = if t == Ty::Float { *value as f32 as f64 } else { *value };
+                Expr::new(ExprKind::Float(v), QTy::new(t), false, sp)
+            }
+            ast::ExprKind::CharLit { value, wide } => {
+                if *wide {
+                    mk_int(*value as i128, int_ty(IntKind::Int), sp)
+                } else {
+                    mk_int(IntKind::Char.wrap(*value as i128), int_ty(IntKind::Char), sp)
+                }
+            }
+            ast::ExprKind::StringLit(s) => self.string(s.clone(), sp),
+            ast::ExprKind::BoolLit(b) => mk_int(*b as i128, QTy::new(Ty::Bool), sp),
+            ast::ExprKind::Nullptr => Expr::new(ExprKind::Null, QTy::new(Ty::Nullptr), false, sp),
+            ast::ExprKind::Name(p) => self.name(p, sp),
+            ast::ExprKind::Unary { op, expr } => self.unary(*op, expr, sp),
+            ast::ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, sp),
+            ast::ExprKind::Assign { op, lhs, rhs } => self.assign(*op, lhs, rhs, sp),
+            ast::ExprKind::Cond { cond, then, else_ } => self.cond(cond, then, else_, sp),
+            ast::ExprKind::Call { callee, args } => self.call(callee, args, sp),
+            ast::ExprKind::Index { base, index } => {
+                let b = self.expr(base);
+                let i = self.expr(index);
+                let b = self.rvalue(b);
+                let i = self.rvalue(i);
+                if b.is_error() || i.is_error() {
+                    return Expr::error(sp);
+                }
+                let (p, i) = if b.ty.ty.is_pointer() { (b, i) } else { (i, b) };
+                if !p.ty.ty.is_pointer() || !i.ty.ty.is_integer() {
+                    self.err(sp, "subscripted value is not an array or pointer");
+                    return Expr::error(sp);
+                }
+                let pa = self.ptr_add(p, i, sp);
+                self.deref(pa, sp)
+            }
+            ast::ExprKind::Member { base, member, arrow } => self.member(base, member, *arrow, sp),
+            ast::ExprKind::Cast { ty, expr, style } => {
+                let t = self.type_name(ty);
+                let v = self.expr(expr);
+                self.explicit_cast(v, &t, *style, sp)
+            }
+            ast::ExprKind::SizeofExpr(x) => {
+                self.silent += 1;
+                let before = self.fcx.as_ref().map(|f| (f.calls.len(), f.globals_used.len()));
+                let v = self.expr(x);
+                if let (Some(f), Some((c, g))) = (&mut self.fcx, before) {
+                    f.calls.truncate(c);
+                    f.globals_used.truncate(g);
+                }
+                self.silent -= 1;
+                self.sizeof(&v.ty, sp)
+            }
+            ast::ExprKind::SizeofType(t) => {
+                let t = self.type_name(t);
+                self.sizeof(&t, sp)
+            }
+            ast::ExprKind::AlignofType(t) => {
+                let t = self.type_name(t);
+                let t = match t.ty {
+                    Ty::Ref(x) => *x,
+                    _ => t,
+                };
+                match self.prog.types.layout(&t.ty) {
+                    Some((_, a)) => mk_int(a as i128, int_ty(IntKind::ULong), sp),
+                    None => {
+                        self.err(sp, format!("invalid application of 'alignof' to an incomplete type '{}'", self.show(&t)));
+                        Expr::error(sp)
+                    }
+                }
+            }
+            ast::ExprKind::CompoundLit { ty, init } => {
+                let t = self.type_name(ty);
+                let list = ast::Initializer::List(init.clone(), sp);
+                match self.check_initializer(&list, &t, sp) {
+                    Some(i) => Expr::new(ExprKind::InitTemp(Box::new(i)), t.unqual(), true, sp),
+                    None => Expr::error(sp),
+                }
+            }
+            ast::ExprKind::InitList(_) => {
+                self.err(sp, "an initializer list cannot be used here");
+                Expr::error(sp)
+            }
+            ast::ExprKind::This => {
+                self.err(sp, "'this' is not supported in device code yet");
+                Expr::error(sp)
+            }
+        }
+    }
+
+    pub(crate) fn string(&mut self, mut s: Vec<u8>, sp: Span) -> Expr {
+        let n = s.len() as u64 + 1;
+        let t = QTy::new(Ty::Array(Box::new(QTy { ty: Ty::Int(IntKind::Char), c: true, v: false }), Some(n)));
+        s.shrink_to_fit();
+        Expr::new(ExprKind::Str(s), t, true, sp)
+    }
+
+    fn sizeof(&mut self, t: &QTy, sp: Span) -> Expr {
+        let t = match &t.ty {
+            Ty::Ref(x) => (**x).clone(),
+            _ => t.clone(),
+        };
+        if t.ty.is_error() {
+            return Expr::error(sp);
+        }
+        match self.prog.types.layout(&t.ty) {
+            Some((s, _)) => mk_int(s as i128, int_ty(IntKind::ULong), sp),
+            None if t.ty == Ty::Void => mk_int(1, int_ty(IntKind::ULong), sp),
+            None => {
+                self.err(sp, format!("invalid application of 'sizeof' to an incomplete type '{}'", self.show(&t)));
+                Expr::error(sp)
+            }
+        }
+    }
+
+    fn name(&mut self, p: &ast::Path, sp: Span) -> Expr {
+        let n = p.last().name.clone();
+        if p.segments.len() == 1 && !self.shadowed_locally(&n) {
+            if let Some(f) = &self.fcx {
+                match n.as_str() {
+                    "__func__" | "__FUNCTION__" => {
+                        let s = f.name.clone().into_bytes();
+                        return self.string(s, sp);
+                    }
+                    "__PRETTY_FUNCTION__" => {
+                        let s = f.pretty.clone().into_bytes();
+                        return self.string(s, sp);
+                    }
+                    "warpSize" => {
+                        return Expr::new(ExprKind::Special(ir::SpecialReg::WarpSize), int_ty(IntKind::Int), false, sp)
+                    }
+                    _ => {}
+                }
+            }
+            let sv = match n.as_str() {
+                "threadIdx" => Some((SpecialVar::ThreadIdx, "uint3")),
+                "blockIdx" => Some((SpecialVar::BlockIdx, "uint3")),
+                "blockDim" => Some((SpecialVar::BlockDim, "dim3")),
+                "gridDim" => Some((SpecialVar::GridDim, "dim3")),
+                _ => None,
+            };
+            if let (Some((v, rec)), true) = (sv, self.fcx.is_some()) {
+                let r = self.special_rec(rec);
+                return Expr::new(ExprKind::SpecialVec(v), QTy::new(Ty::Record(r)), false, sp);
+            }
+        }
+        match self.lookup(p) {
+            Some(Sym::Local(l)) => {
+                let t = self.fcx.as_ref().unwrap().locals[l.0 as usize].ty.clone();
+                let e = Expr::new(ExprKind::Local(l), t.clone(), true, sp);
+                self.deref_reference(e)
+            }
+            Some(Sym::Var(g)) => {
+                let gv = &self.prog.globals[g.0 as usize];
+                let in_device = self.fcx.as_ref().is_some_and(|f| f.space != ExecSpace::Host);
+                let mut t = gv.ty.clone();
+                if gv.space == VarSpace::Host {
+                    if let Some(v) = &gv.const_value {
+                        let mut v = v.clone();
+                        v.span = sp;
+                        return v;
+                    }
+                    if in_device || self.fcx.is_none() {
+                        if self.fcx.is_none() {
+                            // A file-scope initializer that refers to a non-constant.
+                            return Expr::new(ExprKind::Global(g), t, true, sp);
+                        }
+                        let d = Diagnostic::error(sp, format!("identifier \"{n}\" is undefined in device code"))
+                            .with_note(Some(gv.span), "declared here as a host variable");
+                        self.diag(d);
+                        return Expr::error(sp);
+                    }
+                }
+                if gv.space == VarSpace::Constant && in_device {
+                    t.c = true;
+                }
+                if let Some(f) = &mut self.fcx {
+                    f.globals_used.push(g);
+                }
+                let e = Expr::new(ExprKind::Global(g), t, true, sp);
+                self.deref_reference(e)
+            }
+            Some(Sym::Enumerator(v, t)) => mk_int(v, t, sp),
+            Some(Sym::Funcs(ids)) => {
+                // A function designator (only meaningful as a callee).
+                let f = &self.prog.functions[ids[0].0 as usize];
+                let t = QTy::new(Ty::Func(Box::new(f.sig.clone())));
+                Expr::new(ExprKind::Error, t, false, sp)
+            }
+            Some(Sym::Typedef(_)) => {
+                self.err(sp, format!("'{n}' is a type, not a value"));
+                Expr::error(sp)
+            }
+            None => {
+                if let Some((reason, err, _)) = self.lookup_skipped(p) {
+                    self.skipped_error(sp, &n, reason, err);
+                } else {
+                    self.err(sp, format!("use of undeclared identifier '{}'", path_str(p)));
+                }
+                Expr::error(sp)
+            }
+        }
+    }
+
+    fn deref_reference(&mut self, e: Expr) -> Expr {
+        if let Ty::Ref(t) = &e.ty.ty {
+            let t = (**t).clone();
+            let sp = e.span;
+            let ptr = Expr::new(ExprKind::Load(bx(e)), QTy::new(Ty::ptr(t.clone())), false, sp);
+            return Expr::new(ExprKind::Deref(bx(ptr)), t, true, sp);
+        }
+        e
+    }
+
+    pub(crate) fn deref(&mut self, p: Expr, sp: Span) -> Expr {
+        if p.is_error() {
+            return Expr::error(sp);
+        }
+        let Some(t) = p.ty.ty.pointee().cloned() else {
+            self.err(sp, format!("indirection requires pointer operand ('{}' invalid)", self.show(&p.ty)));
+            return Expr::error(sp);
+        };
+        if t.ty == Ty::Void {
+            self.err(sp, format!("indirection of '{}' is not allowed", self.show(&p.ty)));
+            return Expr::error(sp);
+        }
+        Expr::new(ExprKind::Deref(bx(p)), t, true, sp)
+    }
+
+    fn ptr_add(&mut self, p: Expr, i: Expr, sp: Span) -> Expr {
+        if let Some(t) = p.ty.ty.pointee() {
+            if !self.prog.types.is_complete(&t.ty) && !t.ty.is_error() {
+                self.err(sp, format!("arithmetic on a pointer to an incomplete type '{}'", self.show(t)));
+                return Expr::error(sp);
+            }
+        }
+        let i = self.promote(i);
+        let t = p.ty.clone();
+        Expr::new(ExprKind::PtrAdd(bx(p), bx(i)), t, false, sp)
+    }
+
+    fn member(&mut self, base: &ast::Expr, member: &ast::Ident, arrow: bool, sp: Span) -> Expr {
+        if !arrow {
+            if let Some(sv) = self.special_var(base) {
+                let d = match member.name.as_str() {
+                    "x" => ir::Dim::X,
+                    "y" => ir::Dim::Y,
+                    "z" => ir::Dim::Z,
+                    _ => {
+                        let rec = if matches!(sv, SpecialVar::ThreadIdx | SpecialVar::BlockIdx) { "uint3" } else { "dim3" };
+                        self.err(member.span, format!("no member named '{}' in '{rec}'", member.name));
+                        return Expr::error(sp);
+                    }
+                };
+                let r = match sv {
+                    SpecialVar::ThreadIdx => ir::SpecialReg::ThreadIdx(d),
+                    SpecialVar::BlockIdx => ir::SpecialReg::BlockIdx(d),
+                    SpecialVar::BlockDim => ir::SpecialReg::BlockDim(d),
+                    SpecialVar::GridDim => ir::SpecialReg::GridDim(d),
+                };
+                return Expr::new(ExprKind::Special(r), int_ty(IntKind::UInt), false, sp);
+            }
+        }
+        let b = self.expr(base);
+        if b.is_error() {
+            return b;
+        }
+        let b = if arrow {
+            let b = self.rvalue(b);
+            match b.ty.ty.pointee() {
+                Some(t) if matches!(t.ty, Ty::Record(_)) => self.deref(b, base.span),
+                _ => {
+                    if matches!(b.ty.ty, Ty::Record(_)) {
+                        self.err(sp, format!("member reference type '{}' is not a pointer; did you mean to use '.'?", self.show(&b.ty)));
+                    } else {
+                        self.err(sp, format!("member reference type '{}' is not a pointer to a structure", self.show(&b.ty)));
+                    }
+                    return Expr::error(sp);
+                }
+            }
+        } else {
+            match &b.ty.ty {
+                Ty::Record(_) => b,
+                Ty::Ptr(t) if matches!(t.ty, Ty::Record(_)) => {
+                    self.err(sp, format!("member reference type '{}' is a pointer; did you mean to use '->'?", self.show(&b.ty)));
+                    return Expr::error(sp);
+                }
+                _ => {
+                    self.err(sp, format!("member reference base type '{}' is not a structure or union", self.show(&b.ty)));
+                    return Expr::error(sp);
+                }
+            }
+        };
+        let Ty::Record(r) = b.ty.ty.clone() else { unreachable!() };
+        if self.prog.types.rec(r).fields.is_none() {
+            self.err(sp, format!("member access into incomplete type '{}'", self.show(&b.ty)));
+            return Expr::error(sp);
+        }
+        let Some((path, fty)) = find_field(&self.prog.types, r, &member.name) else {
+            self.err(member.span, format!("no member named '{}' in '{}'", member.name, self.show(&b.ty.unqual())));
+            return Expr::error(sp);
+        };
+        let b = if b.lvalue {
+            b
+        } else {
+            let t = b.ty.clone();
+            let s = b.span;
+            Expr::new(ExprKind::Temp(bx(b)), t, true, s)
+        };
+        let t = QTy { ty: fty.ty.clone(), c: fty.c || b.ty.c, v: fty.v || b.ty.v };
+        let e = Expr::new(ExprKind::Member(bx(b), r, path), t, true, sp);
+        self.deref_reference(e)
+    }
+
+    fn unary(&mut self, op: UnOp, x: &ast::Expr, sp: Span) -> Expr {
+        let v = self.expr(x);
+        if v.is_error() {
+            return Expr::error(sp);
+        }
+        match op {
+            UnOp::Neg | UnOp::Plus => {
+                let v = self.rvalue(v);
+                if !v.ty.ty.is_arith() {
+                    self.err(sp, format!("invalid argument type '{}' to unary expression", self.show(&v.ty)));
+                    return Expr::error(sp);
+                }
+                let v = self.promote(v);
+                if op == UnOp::Plus {
+                    return v;
+                }
+                let t = v.ty.clone();
+                Expr::new(ExprKind::Neg(bx(v)), t, false, sp)
+            }
+            UnOp::Not => {
+                let v = self.to_bool(v);
+                Expr::new(ExprKind::LNot(bx(v)), QTy::new(Ty::Bool), false, sp)
+            }
+            UnOp::BitNot => {
+                let v = self.rvalue(v);
+                if !v.ty.ty.is_integer() {
+                    self.err(sp, format!("invalid argument type '{}' to unary expression", self.show(&v.ty)));
+                    return Expr::error(sp);
+                }
+                let v = self.promote(v);
+                let t = v.ty.clone();
+                Expr::new(ExprKind::BitNot(bx(v)), t, false, sp)
+            }
+            UnOp::Deref => {
+                let v = self.rvalue(v);
+                self.deref(v, sp)
+            }
+            UnOp::AddrOf => {
+                if !v.lvalue {
+                    self.err(sp, format!("cannot take the address of an rvalue of type '{}'", self.show(&v.ty)));
+                    return Expr::error(sp);
+                }
+                let t = QTy::new(Ty::ptr(v.ty.clone()));
+                Expr::new(ExprKind::AddrOf(bx(v)), t, false, sp)
+            }
+            UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec => {
+                if !self.check_modifiable(&v, sp) {
+                    return Expr::error(sp);
+                }
+                if !(v.ty.ty.is_arith() || v.ty.ty.is_pointer()) || matches!(v.ty.ty, Ty::Enum(_)) {
+                    self.err(sp, format!("cannot increment value of type '{}'", self.show(&v.ty)));
+                    return Expr::error(sp);
+                }
+                let inc = matches!(op, UnOp::PreInc | UnOp::PostInc);
+                let post = matches!(op, UnOp::PostInc | UnOp::PostDec);
+                let t = v.ty.clone();
+                Expr::new(ExprKind::IncDec { inc, post, expr: bx(v) }, if post { t.unqual() } else { t }, !post, sp)
+            }
+        }
+    }
+
+    pub(crate) fn arith(&mut self, op: HB, a: Expr, b: Expr, sp: Span) -> Expr {
+        let a = self.rvalue(a);
+        let b = self.rvalue(b);
+        if a.is_error() || b.is_error() {
+            return Expr::error(sp);
+        }
+        let int_only = matches!(op, HB::Rem | HB::And | HB::Or | HB::Xor | HB::Shl | HB::Shr);
+        let bad = if int_only { !a.ty.ty.is_integer() || !b.ty.ty.is_integer() } else { !a.ty.ty.is_arith() || !b.ty.ty.is_arith() };
+        if bad {
+            self.err(sp, format!("invalid operands to binary expression ('{}' and '{}')", self.show(&a.ty), self.show(&b.ty)));
+            return Expr::error(sp);
+        }
+        if matches!(op, HB::Shl | HB::Shr) {
+            let a = self.promote(a);
+            let t = a.ty.ty.clone();
+            let b = self.promote(b);
+            let b = self.cast(b, &t);
+            return Expr::new(ExprKind::Binary(op, bx(a), bx(b)), QTy::new(t), false, sp);
+        }
+        let t = common_type(&self.prog.types, &a.ty.ty, &b.ty.ty);
+        let a = self.cast(a, &t);
+        let b = self.cast(b, &t);
+        let rt = if op.is_cmp() { Ty::Bool } else { t };
+        Expr::new(ExprKind::Binary(op, bx(a), bx(b)), QTy::new(rt), false, sp)
+    }
+
+    fn binary(&mut self, op: AB, l: &ast::Expr, r: &ast::Expr, sp: Span) -> Expr {
+        let a = self.expr(l);
+        let b = self.expr(r);
+        if a.is_error() || b.is_error() {
+            return Expr::error(sp);
+        }
+        let hop = match op {
+            AB::Mul => HB::Mul,
+            AB::Div => HB::Div,
+            AB::Rem => HB::Rem,
+            AB::Add => HB::Add,
+            AB::Sub => HB::Sub,
+            AB::Shl => HB::Shl,
+            AB::Shr => HB::Shr,
+            AB::Lt => HB::Lt,
+            AB::Gt => HB::Gt,
+            AB::Le => HB::Le,
+            AB::Ge => HB::Ge,
+            AB::Eq => HB::Eq,
+            AB::Ne => HB::Ne,
+            AB::BitAnd => HB::And,
+            AB::BitXor => HB::Xor,
+            AB::BitOr => HB::Or,
+            AB::LogAnd | AB::LogOr => {
+                let a = self.to_bool(a);
+                let b = self.to_bool(b);
+                let k = if op == AB::LogAnd { ExprKind::LogAnd(bx(a), bx(b)) } else { ExprKind::LogOr(bx(a), bx(b)) };
+                return Expr::new(k, QTy::new(Ty::Bool), false, sp);
+            }
+            AB::Comma => {
+                let t = b.ty.clone();
+                let lv = b.lvalue;
+                return Expr::new(ExprKind::Comma(bx(a), bx(b)), t, lv, sp);
+            }
+        };
+        let a = self.rvalue(a);
+        let b = self.rvalue(b);
+        let (ap, bp) = (a.ty.ty.is_pointer(), b.ty.ty.is_pointer());
+        match hop {
+            HB::Add if ap && b.ty.ty.is_integer() => self.ptr_add(a, b, sp),
+            HB::Add if bp && a.ty.ty.is_integer() => self.ptr_add(b, a, sp),
+            HB::Sub if ap && b.ty.ty.is_integer() => {
+                let b = self.promote(b);
+                let t = b.ty.clone();
+                let bs = b.span;
+                let n = Expr::new(ExprKind::Neg(bx(b)), t, false, bs);
+                self.ptr_add(a, n, sp)
+            }
+            HB::Sub if ap && bp => {
+                if a.ty.ty.pointee().map(|t| &t.ty) != b.ty.ty.pointee().map(|t| &t.ty) {
+                    self.err(sp, format!("'{}' and '{}' are not pointers to compatible types", self.show(&a.ty), self.show(&b.ty)));
+                    return Expr::error(sp);
+                }
+                Expr::new(ExprKind::PtrDiff(bx(a), bx(b)), int_ty(IntKind::Long), false, sp)
+            }
+            _ if hop.is_cmp() && (ap || bp || a.ty.ty == Ty::Nullptr || b.ty.ty == Ty::Nullptr) => {
+                let (a, b) = if ap && !bp {
+                    let t = a.ty.clone();
+                    (a, self.convert(b, &t, "comparison"))
+                } else if bp && !ap {
+                    let t = b.ty.clone();
+                    (self.convert(a, &t, "comparison"), b)
+                } else if ap && bp {
+                    let (pa, pb) = (a.ty.ty.pointee().unwrap().clone(), b.ty.ty.pointee().unwrap().clone());
+                    if pa.ty == pb.ty || pa.ty == Ty::Void || pb.ty == Ty::Void {
+                        let t = if pa.ty == Ty::Void { a.ty.ty.clone() } else { b.ty.ty.clone() };
+                        (self.cast(a, &t), self.cast(b, &t))
+                    } else {
+                        self.err(sp, format!("comparison of distinct pointer types ('{}' and '{}')", self.show(&a.ty), self.show(&b.ty)));
+                        return Expr::error(sp);
+                    }
+                } else {
+                    (a, b)
+                };
+                if a.is_error() || b.is_error() {
+                    return Expr::error(sp);
+                }
+                Expr::new(ExprKind::Binary(hop, bx(a), bx(b)), QTy::new(Ty::Bool), false, sp)
+            }
+            _ => self.arith(hop, a, b, sp),
+        }
+    }
+
+    fn assign(&mut self, op: Option<AB>, l: &ast::Expr, r: &ast::Expr, sp: Span) -> Expr {
+        let lhs = self.expr(l);
+        let rhs = self.expr(r);
+        if lhs.is_error() || rhs.is_error() {
+            return Expr::error(sp);
+        }
+        if !self.check_modifiable(&lhs, l.span) {
+            return Expr::error(sp);
+        }
+        let lt = lhs.ty.clone();
+        let Some(op) = op else {
+            let rhs = self.convert(rhs, &lt.unqual(), "assignment");
+            if rhs.is_error() {
+                return Expr::error(sp);
+            }
+            return Expr::new(ExprKind::Assign(bx(lhs), bx(rhs)), lt, true, sp);
+        };
+        let rhs = self.rvalue(rhs);
+        let hop = match op {
+            AB::Mul => HB::Mul,
+            AB::Div => HB::Div,
+            AB::Rem => HB::Rem,
+            AB::Add => HB::Add,
+            AB::Sub => HB::Sub,
+            AB::Shl => HB::Shl,
+            AB::Shr => HB::Shr,
+            AB::BitAnd => HB::And,
+            AB::BitXor => HB::Xor,
+            AB::BitOr => HB::Or,
+            _ => {
+                self.err(sp, "invalid compound assignment");
+                return Expr::error(sp);
+            }
+        };
+        if lt.ty.is_pointer() && matches!(hop, HB::Add | HB::Sub) && rhs.ty.ty.is_integer() {
+            let rhs = self.promote(rhs);
+            let comp = lt.unqual();
+            return Expr::new(ExprKind::CompoundAssign { op: hop, lhs: bx(lhs), rhs: bx(rhs), comp }, lt, true, sp);
+        }
+        let int_only = matches!(hop, HB::Rem | HB::And | HB::Or | HB::Xor | HB::Shl | HB::Shr);
+        let ok = if int_only { lt.ty.is_integer() && rhs.ty.ty.is_integer() } else { lt.ty.is_arith() && rhs.ty.ty.is_arith() };
+        if !ok {
+            self.err(sp, format!("invalid operands to binary expression ('{}' and '{}')", self.show(&lt), self.show(&rhs.ty)));
+            return Expr::error(sp);
+        }
+        let comp = if matches!(hop, HB::Shl | HB::Shr) {
+            promoted(&self.prog.types, &lt.ty)
+        } else {
+            common_type(&self.prog.types, &lt.ty, &rhs.ty.ty)
+        };
+        let rhs = if matches!(hop, HB::Shl | HB::Shr) { self.promote(rhs) } else { rhs };
+        let rhs = self.cast(rhs, &comp);
+        Expr::new(ExprKind::CompoundAssign { op: hop, lhs: bx(lhs), rhs: bx(rhs), comp: QTy::new(comp) }, lt, true, sp)
+    }
+
+    fn cond(&mut self, c: &ast::Expr, t: &ast::Expr, f: &ast::Expr, sp: Span) -> Expr {
+        let c = self.expr(c);
+        let c = self.to_bool(c);
+        let a = self.expr(t);
+        let b = self.expr(f);
+        if c.is_error() || a.is_error() || b.is_error() {
+            return Expr::error(sp);
+        }
+        if a.lvalue && b.lvalue && a.ty == b.ty && !matches!(a.ty.ty, Ty::Array(..)) {
+            let ty = a.ty.clone();
+            return Expr::new(ExprKind::Cond(bx(c), bx(a), bx(b)), ty, true, sp);
+        }
+        let a = self.rvalue(a);
+        let b = self.rvalue(b);
+        let (ta, tb) = (a.ty.ty.clone(), b.ty.ty.clone());
+        let ty = if ta.is_arith() && tb.is_arith() {
+            common_type(&self.prog.types, &ta, &tb)
+        } else if ta == tb {
+            ta.clone()
+        } else if ta.is_pointer() && (self.is_null_const(&b) || tb == Ty::Nullptr) {
+            ta.clone()
+        } else if tb.is_pointer() && (self.is_null_const(&a) || ta == Ty::Nullptr) {
+            tb.clone()
+        } else if let (Ty::Ptr(pa), Ty::Ptr(pb)) = (&ta, &tb) {
+            if pa.ty == pb.ty {
+                Ty::ptr(QTy { ty: pa.ty.clone(), c: pa.c || pb.c, v: pa.v || pb.v })
+            } else if pa.ty == Ty::Void || pb.ty == Ty::Void {
+                Ty::ptr(QTy { ty: Ty::Void, c: pa.c || pb.c, v: pa.v || pb.v })
+            } else {
+                self.err(sp, format!("incompatible operand types ('{}' and '{}')", self.show(&a.ty), self.show(&b.ty)));
+                return Expr::error(sp);
+            }
+        } else {
+            self.err(sp, format!("incompatible operand types ('{}' and '{}')", self.show(&a.ty), self.show(&b.ty)));
+            return Expr::error(sp);
+        };
+        let q = QTy::new(ty.clone());
+        let (a, b) = if ty == Ty::Void || matches!(ty, Ty::Record(_)) {
+            (a, b)
+        } else {
+            (self.convert(a, &q, "conditional expression"), self.convert(b, &q, "conditional expression"))
+        };
+        Expr::new(ExprKind::Cond(bx(c), bx(a), bx(b)), q, false, sp)
+    }
+
+    pub(crate) fn explicit_cast(&mut self, v: Expr, t: &QTy, _style: ast::CastStyle, sp: Span) -> Expr {
+        if v.is_error() || t.ty.is_error() {
+            return Expr::error(sp);
+        }
+        if t.ty == Ty::Void {
+            return Expr::new(ExprKind::ToVoid(bx(v)), QTy::new(Ty::Void), false, sp);
+        }
+        if let Ty::Ref(target) = &t.ty {
+            // `(T&)x`: reinterpret the object.
+            if !v.lvalue {
+                self.err(sp, "cannot cast an rvalue to a reference type");
+                return Expr::error(sp);
+            }
+            let pt = QTy::new(Ty::ptr((**target).clone()));
+            let a = Expr::new(ExprKind::AddrOf(bx(v)), pt.clone(), false, sp);
+            let a = Expr::new(ExprKind::Cast(bx(a)), pt, false, sp);
+            return Expr::new(ExprKind::Deref(bx(a)), (**target).clone(), true, sp);
+        }
+        let v = self.rvalue(v);
+        let from = v.ty.ty.clone();
+        if from == t.ty {
+            let mut v = v;
+            v.span = sp;
+            return v;
+        }
+        let ok = (from.is_scalar() && t.ty.is_scalar() && t.ty != Ty::Nullptr)
+            && !(from.is_float() && t.ty.is_pointer())
+            && !(from.is_pointer() && t.ty.is_float());
+        if !ok {
+            self.err(sp, format!("cannot cast from type '{}' to '{}'", self.show(&v.ty), self.show(&t.unqual())));
+            return Expr::error(sp);
+        }
+        let mut e = self.cast(v, &t.ty);
+        e.span = sp;
+        e
+    }
+
+    // ------------------------------------------------------------------ calls
+
+    fn caller_desc(&self) -> String {
+        let f = self.fcx.as_ref().unwrap();
+        let q = match f.space {
+            ExecSpace::Global => "__global__",
+            ExecSpace::Device => "__device__",
+            ExecSpace::HostDevice => "__host__ __device__",
+            ExecSpace::Host => "__host__",
+        };
+        format!("{q} function(\"{}\")", f.name)
+    }
+
+    fn user_has_body(&self, ids: &[FnId]) -> bool {
+        ids.iter().any(|i| {
+            let f = &self.prog.functions[i.0 as usize];
+            f.builtin_name.is_none() && (f.def.is_some() || f.body.is_some()) && !f.in_system_header
+        })
+    }
+
+    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], sp: Span) -> Expr {
+        let path = match &callee.kind {
+            ast::ExprKind::Name(p) => p.clone(),
+            ast::ExprKind::Member { member, .. } => {
+                self.err(member.span, format!("member function calls ('{}') are not supported in device code yet", member.name));
+                return Expr::error(sp);
+            }
+            _ => {
+                self.err(callee.span, "calls through function pointers are not supported in device code yet");
+                return Expr::error(sp);
+            }
+        };
+        let name = path.last().name.clone();
+        if path.segments.len() == 1 && self.shadowed_locally(&name) {
+            self.err(callee.span, "calls through function pointers are not supported in device code yet");
+            return Expr::error(sp);
+        }
+        let sym = self.lookup(&path);
+        let std_or_plain = path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].name == "std");
+        let user = match &sym {
+            Some(Sym::Funcs(ids)) => self.user_has_body(ids),
+            _ => false,
+        };
+        if std_or_plain && !user && self.fcx.is_some() {
+            if let Some(class) = builtins::classify(&name) {
+                let is_fn_or_none = matches!(sym, None | Some(Sym::Funcs(_)));
+                if is_fn_or_none {
+                    return self.builtin_call(&name, class, args, callee.span, sp);
+                }
+            }
+        }
+        match sym {
+            Some(Sym::Funcs(ids)) => {
+                let mut hargs = Vec::new();
+                for a in args {
+                    hargs.push(self.expr(a));
+                }
+                if hargs.iter().any(|a| a.is_error()) {
+                    return Expr::error(sp);
+                }
+                let Some(fid) = self.resolve(&ids, &hargs, &name, sp) else { return Expr::error(sp) };
+                self.user_call(fid, hargs, callee.span, sp)
+            }
+            Some(Sym::Typedef(t)) => self.construct(t, args, sp),
+            Some(_) => {
+                self.err(callee.span, format!("called object type is not a function or function pointer"));
+                Expr::error(sp)
+            }
+            None => {
+                if let Some(Tag::Record(r)) = self.lookup_tag(&path) {
+                    return self.construct(QTy::new(Ty::Record(r)), args, sp);
+                }
+                if let Some((reason, err, _)) = self.lookup_skipped(&path) {
+                    self.skipped_error(callee.span, &name, reason, err);
+                } else {
+                    self.err(callee.span, format!("use of undeclared identifier '{}'", path_str(&path)));
+                }
+                for a in args {
+                    self.expr(a);
+                }
+                Expr::error(sp)
+            }
+        }
+    }
+
+    fn construct(&mut self, t: QTy, args: &[ast::Expr], sp: Span) -> Expr {
+        if args.is_empty() {
+            if t.ty.is_scalar() {
+                return self.cast(mk_int(0, int_ty(IntKind::Int), sp), &t.ty);
+            }
+            return Expr::new(ExprKind::InitTemp(Box::new(Init::Zero(t.unqual()))), t.unqual(), true, sp);
+        }
+        if args.len() == 1 && t.ty.is_scalar() {
+            let v = self.expr(&args[0]);
+            return self.explicit_cast(v, &t, ast::CastStyle::Functional, sp);
+        }
+        self.err(sp, format!("constructors of '{}' are not supported in device code yet", self.show(&t)));
+        Expr::error(sp)
+    }
+
+    /// Rank of the implicit conversion of `a` to parameter type `p`: 0 exact, 1
+    /// promotion, 2 conversion; `None` when there is none.
+    fn conv_rank(&self, a: &Expr, p: &QTy) -> Option<u8> {
+        let at = match (&a.ty.ty, a.lvalue) {
+            (Ty::Array(e, _), true) => Ty::ptr((**e).clone()),
+            (t, _) => t.clone(),
+        };
+        if let Ty::Ref(t) = &p.ty {
+            if a.lvalue && a.ty.ty == t.ty && (t.c || !a.ty.c) {
+                return Some(0);
+            }
+            if t.c {
+                return self.conv_rank(&Expr { lvalue: false, ..a.clone() }, &t.unqual()).map(|r| r.max(2).min(2));
+            }
+            return None;
+        }
+        if at == p.ty {
+            return Some(0);
+        }
+        if at.is_arith() && p.ty.is_arith() {
+            let prom = promoted(&self.prog.types, &at);
+            if (prom == p.ty && at != prom) || (at == Ty::Float && p.ty == Ty::Double) {
+                return Some(1);
+            }
+            return Some(2);
+        }
+        match (&at, &p.ty) {
+            (Ty::Ptr(x), Ty::Ptr(y)) => {
+                if x.ty == y.ty && (!x.c || y.c) && (!x.v || y.v) {
+                    Some(0)
+                } else if y.ty == Ty::Void && (!x.c || y.c) {
+                    Some(2)
+                } else {
+                    None
+                }
+            }
+            (Ty::Nullptr, Ty::Ptr(_)) => Some(2),
+            (_, Ty::Ptr(_)) if self.is_null_const(a) => Some(2),
+            (Ty::Ptr(_), Ty::Bool) => Some(2),
+            _ => None,
+        }
+    }
+
+    fn resolve(&mut self, ids: &[FnId], args: &[Expr], name: &str, sp: Span) -> Option<FnId> {
+        let mut viable: Vec<(FnId, Vec<u8>)> = Vec::new();
+        for id in ids {
+            let f = &self.prog.functions[id.0 as usize];
+            if f.sig.params.len() != args.len() && !(f.sig.variadic && args.len() >= f.sig.params.len()) {
+                continue;
+            }
+            let ranks: Option<Vec<u8>> = f.sig.params.iter().zip(args).map(|(p, a)| self.conv_rank(a, p)).collect();
+            if let Some(r) = ranks {
+                viable.push((*id, r));
+            }
+        }
+        let better = |a: &[u8], b: &[u8]| a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y);
+        let best: Vec<&(FnId, Vec<u8>)> =
+            viable.iter().filter(|(i, r)| viable.iter().all(|(j, s)| i == j || better(r, s))).collect();
+        if best.len() == 1 {
+            return Some(best[0].0);
+        }
+        let tys: Vec<String> = args.iter().map(|a| format!("'{}'", self.show(&a.ty))).collect();
+        let mut d = if viable.is_empty() {
+            if ids.len() == 1 {
+                let f = &self.prog.functions[ids[0].0 as usize];
+                let want = f.sig.params.len();
+                if want != args.len() {
+                    let msg = format!(
+                        "too {} arguments to function call, expected {want}, have {}",
+                        if args.len() > want { "many" } else { "few" },
+                        args.len()
+                    );
+                    let sp2 = f.span;
+                    self.diag(Diagnostic::error(sp, msg).with_note(Some(sp2), format!("'{name}' declared here")));
+                    return None;
+                }
+            }
+            Diagnostic::error(sp, format!("no matching function for call to '{name}' with arguments ({})", tys.join(", ")))
+        } else {
+            Diagnostic::error(sp, format!("call to '{name}' is ambiguous"))
+        };
+        for id in ids {
+            let f = &self.prog.functions[id.0 as usize];
+            let s = crate::check::pretty_signature(&self.prog.types, f);
+            d = d.with_note(Some(f.span), format!("candidate function: {s}"));
+        }
+        self.diag(d);
+        None
+    }
+
+    fn user_call(&mut self, fid: FnId, args: Vec<Expr>, callee_span: Span, sp: Span) -> Expr {
+        let f = self.prog.functions[fid.0 as usize].clone_header();
+        if let Some(b) = &f.builtin_name {
+            if let Some(class) = builtins::classify(b) {
+                // A declaration of a builtin (from a header): use the builtin.
+                let _ = class;
+            }
+        }
+        if let Some(cx) = &self.fcx {
+            if cx.space != ExecSpace::Host {
+                match f.space {
+                    ExecSpace::Host => {
+                        let d = Diagnostic::error(
+                            callee_span,
+                            format!("calling a __host__ function(\"{}\") from a {} is not allowed", f.name, self.caller_desc()),
+                        )
+                        .with_note(Some(f.span), format!("'{}' is declared here without __device__", f.name));
+                        self.diag(d);
+                        return Expr::error(sp);
+                    }
+                    ExecSpace::Global => {
+                        self.err(callee_span, "a __global__ function call must be configured");
+                        return Expr::error(sp);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if f.sig.variadic {
+            self.err(sp, "variadic device functions are not supported yet");
+            return Expr::error(sp);
+        }
+        let mut hargs = Vec::new();
+        for (a, p) in args.into_iter().zip(&f.sig.params) {
+            hargs.push(self.convert(a, p, "argument passing"));
+        }
+        if hargs.iter().any(|a| a.is_error()) {
+            return Expr::error(sp);
+        }
+        if let Some(cx) = &mut self.fcx {
+            cx.calls.push(fid);
+        }
+        let ret = f.sig.ret.clone();
+        if let Ty::Ref(t) = &ret.ty {
+            let pt = QTy::new(Ty::ptr((**t).clone()));
+            let c = Expr::new(ExprKind::Call(fid, hargs), pt, false, sp);
+            return Expr::new(ExprKind::Deref(bx(c)), (**t).clone(), true, sp);
+        }
+        Expr::new(ExprKind::Call(fid, hargs), ret.unqual(), false, sp)
+    }
+
+    fn check_arity(&mut self, name: &str, args: &[ast::Expr], n: usize, sp: Span) -> bool {
+        if args.len() != n {
+            self.err(
+                sp,
+                format!("too {} arguments to function call '{name}', expected {n}, have {}", if args.len() > n { "many" } else { "few" }, args.len()),
+            );
+            for a in args {
+                self.expr(a);
+            }
+            return false;
+        }
+        true
+    }
+
+    fn builtin_call(&mut self, name: &str, class: Class, args: &[ast::Expr], csp: Span, sp: Span) -> Expr {
+        let void = QTy::new(Ty::Void);
+        let mk = |k: BuiltinKind, a: Vec<Expr>, t: QTy| Expr::new(ExprKind::Builtin(k, a), t, false, sp);
+        match class {
+            Class::NotYet => {
+                self.err(csp, format!("`{name}` is not supported yet"));
+                Expr::error(sp)
+            }
+            Class::Printf => {
+                if args.is_empty() {
+                    self.err(sp, "too few arguments to function call 'printf'");
+                    return Expr::error(sp);
+                }
+                let mut out = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    let v = self.expr(a);
+                    let v = self.rvalue(v);
+                    if v.is_error() {
+                        return Expr::error(sp);
+                    }
+                    let v = if i == 0 {
+                        let want = QTy::new(Ty::ptr(QTy { ty: Ty::Int(IntKind::Char), c: true, v: false }));
+                        self.convert(v, &want, "argument passing")
+                    } else if v.ty.ty == Ty::Float {
+                        self.cast(v, &Ty::Double)
+                    } else if v.ty.ty.is_integer() {
+                        self.promote(v)
+                    } else if v.ty.ty.is_scalar() {
+                        v
+                    } else {
+                        self.err(v.span, format!("cannot pass an object of type '{}' to printf", self.show(&v.ty)));
+                        return Expr::error(sp);
+                    };
+                    out.push(v);
+                }
+                if args.len() > 33 {
+                    self.err(sp, "printf in device code takes at most 32 arguments after the format");
+                }
+                mk(BuiltinKind::Printf, out, int_ty(IntKind::Int))
+            }
+            Class::Assert => {
+                if !self.check_arity(name, args, 4, sp) {
+                    return Expr::error(sp);
+                }
+                let cp = QTy::new(Ty::ptr(QTy { ty: Ty::Int(IntKind::Char), c: true, v: false }));
+                let tys = [cp.clone(), cp.clone(), int_ty(IntKind::UInt), cp];
+                let mut out = Vec::new();
+                for (a, t) in args.iter().zip(tys.iter()) {
+                    let v = self.expr(a);
+                    out.push(self.convert(v, t, "argument passing"));
+                }
+                if out.iter().any(|e| e.is_error()) {
+                    return Expr::error(sp);
+                }
+                mk(BuiltinKind::AssertFail, out, void)
+            }
+            Class::Trap | Class::Clock | Class::Clock64 | Class::Fence(_) => {
+                if !self.check_arity(name, args, 0, sp) {
+                    return Expr::error(sp);
+                }
+                let (k, t) = match class {
+                    Class::Trap => (BuiltinKind::Trap, void),
+                    Class::Clock => (BuiltinKind::Clock, int_ty(IntKind::Long)),
+                    Class::Clock64 => (BuiltinKind::Clock64, int_ty(IntKind::LongLong)),
+                    Class::Fence(s) => (BuiltinKind::Fence(s), void),
+                    _ => unreachable!(),
+                };
+                mk(k, vec![], t)
+            }
+            Class::Barrier(kind) => {
+                if kind == ir::BarrierKind::Sync {
+                    if !self.check_arity(name, args, 0, sp) {
+                        return Expr::error(sp);
+                    }
+                    return mk(BuiltinKind::Barrier(kind), vec![], void);
+                }
+                if !self.check_arity(name, args, 1, sp) {
+                    return Expr::error(sp);
+                }
+                let v = self.expr(&args[0]);
+                let v = self.to_bool(v);
+                mk(BuiltinKind::Barrier(kind), vec![v], int_ty(IntKind::Int))
+            }
+            Class::Atomic(op, scope) => {
+                let n = if op == ir::AtomicOp::Cas { 3 } else { 2 };
+                if !self.check_arity(name, args, n, sp) {
+                    return Expr::error(sp);
+                }
+                let p = self.expr(&args[0]);
+                let p = self.rvalue(p);
+                if p.is_error() {
+                    return Expr::error(sp);
+                }
+                let elem = p.ty.ty.pointee().map(|t| t.ty.clone());
+                use ir::AtomicOp as A;
+                let ok = match &elem {
+                    Some(Ty::Int(k)) if k.size() == 4 || k.size() == 8 => match op {
+                        A::Inc | A::Dec => *k == IntKind::UInt,
+                        _ => true,
+                    },
+                    Some(Ty::Float) | Some(Ty::Double) => matches!(op, A::Add | A::Sub | A::Exch),
+                    _ => false,
+                };
+                if !ok || p.ty.ty.pointee().is_some_and(|t| t.c) {
+                    let tys: Vec<String> = vec![format!("'{}'", self.show(&p.ty))];
+                    self.err(sp, format!("no matching function for call to '{name}' with a first argument of type {}", tys[0]));
+                    return Expr::error(sp);
+                }
+                let et = QTy::new(elem.unwrap());
+                let mut out = vec![p];
+                for a in &args[1..] {
+                    let v = self.expr(a);
+                    out.push(self.convert(v, &et, "argument passing"));
+                }
+                if out.iter().any(|e| e.is_error()) {
+                    return Expr::error(sp);
+                }
+                mk(BuiltinKind::Atomic { op, scope }, out, et)
+            }
+            Class::Ldg => {
+                if !self.check_arity(name, args, 1, sp) {
+                    return Expr::error(sp);
+                }
+                let p = self.expr(&args[0]);
+                let p = self.rvalue(p);
+                let d = self.deref(p, sp);
+                self.rvalue(d)
+            }
+            Class::Bitcast(from, to) => {
+                if !self.check_arity(name, args, 1, sp) {
+                    return Expr::error(sp);
+                }
+                let v = self.expr(&args[0]);
+                let v = self.convert(v, &QTy::new(builtins::code_ty(from.chars().next().unwrap())), "argument passing");
+                if v.is_error() {
+                    return v;
+                }
+                Expr::new(ExprKind::Bitcast(bx(v)), QTy::new(builtins::code_ty(to.chars().next().unwrap())), false, sp)
+            }
+            Class::Fixed(n, params, ret) => {
+                if !self.check_arity(name, args, params.len(), sp) {
+                    return Expr::error(sp);
+                }
+                let mut out = Vec::new();
+                for (a, c) in args.iter().zip(params.chars()) {
+                    let v = self.expr(a);
+                    out.push(self.convert(v, &QTy::new(builtins::code_ty(c)), "argument passing"));
+                }
+                if out.iter().any(|e| e.is_error()) {
+                    return Expr::error(sp);
+                }
+                mk(BuiltinKind::Math(n.to_string()), out, QTy::new(builtins::code_ty(ret.chars().next().unwrap())))
+            }
+            Class::MinMax(is_max) => {
+                if !self.check_arity(name, args, 2, sp) {
+                    return Expr::error(sp);
+                }
+                let a = self.expr(&args[0]);
+                let b = self.expr(&args[1]);
+                let a = self.rvalue(a);
+                let b = self.rvalue(b);
+                if a.is_error() || b.is_error() {
+                    return Expr::error(sp);
+                }
+                if !a.ty.ty.is_arith() || !b.ty.ty.is_arith() {
+                    self.err(sp, format!("no matching function for call to '{name}' with arguments ('{}', '{}')", self.show(&a.ty), self.show(&b.ty)));
+                    return Expr::error(sp);
+                }
+                let t = common_type(&self.prog.types, &a.ty.ty, &b.ty.ty);
+                let base = match &t {
+                    Ty::Float => "fminf",
+                    Ty::Double => "fmin",
+                    Ty::Int(IntKind::Int) => "min",
+                    Ty::Int(IntKind::UInt) => "umin",
+                    Ty::Int(IntKind::Long) | Ty::Int(IntKind::LongLong) => "llmin",
+                    _ => "ullmin",
+                };
+                let n = if is_max { base.replace("min", "max") } else { base.to_string() };
+                let a = self.cast(a, &t);
+                let b = self.cast(b, &t);
+                mk(BuiltinKind::Math(n), vec![a, b], QTy::new(t))
+            }
+            Class::Abs => {
+                if !self.check_arity(name, args, 1, sp) {
+                    return Expr::error(sp);
+                }
+                let a = self.expr(&args[0]);
+                let a = self.rvalue(a);
+                if a.is_error() {
+                    return a;
+                }
+                if !a.ty.ty.is_arith() {
+                    self.err(sp, format!("no matching function for call to 'abs' with argument '{}'", self.show(&a.ty)));
+                    return Expr::error(sp);
+                }
+                let a = if a.ty.ty.is_integer() { self.promote(a) } else { a };
+                let (n, t) = match &a.ty.ty {
+                    Ty::Float => ("fabsf", Ty::Float),
+                    Ty::Double => ("fabs", Ty::Double),
+                    Ty::Int(IntKind::Long) | Ty::Int(IntKind::ULong) => ("labs", Ty::Int(IntKind::Long)),
+                    Ty::Int(IntKind::LongLong) | Ty::Int(IntKind::ULongLong) => ("llabs", Ty::Int(IntKind::LongLong)),
+                    _ => ("abs", Ty::int()),
+                };
+                let a = self.cast(a, &t);
+                mk(BuiltinKind::Math(n.into()), vec![a], QTy::new(t))
+            }
+            Class::MathOverloaded(base, shape) => self.math_call(base, None, shape, args, sp),
+            Class::MathFixed(n, shape, _) => self.math_call(&n.clone(), Some(Ty::Float), shape, args, sp),
+        }
+    }
+
+    /// A math function of `shape`; `fixed` is the precision for `sqrtf`-style names,
+    /// `None` to choose it from the arguments (C++ overloads).
+    fn math_call(&mut self, base: &str, fixed: Option<Ty>, shape: MathShape, args: &[ast::Expr], sp: Span) -> Expr {
+        let n = match shape {
+            MathShape::Unary | MathShape::ToInt(_) | MathShape::Classify => 1,
+            MathShape::Binary | MathShape::XInt | MathShape::Frexp | MathShape::Modf => 2,
+            MathShape::Fma | MathShape::Remquo | MathShape::Sincos => 3,
+        };
+        if !self.check_arity(base, args, n, sp) {
+            return Expr::error(sp);
+        }
+        let mut vals = Vec::new();
+        for a in args {
+            let v = self.expr(a);
+            let v = self.rvalue(v);
+            if v.is_error() {
+                return Expr::error(sp);
+            }
+            vals.push(v);
+        }
+        let nfloat = match shape {
+            MathShape::Binary | MathShape::Remquo => 2,
+            MathShape::Fma => 3,
+            _ => 1,
+        };
+        let is_fixed = fixed.is_some();
+        let t = match fixed {
+            Some(t) => t,
+            None => {
+                let fl = &vals[..nfloat];
+                if fl.iter().any(|v| !v.ty.ty.is_arith()) {
+                    let tys: Vec<String> = vals.iter().map(|v| format!("'{}'", self.show(&v.ty))).collect();
+                    self.err(sp, format!("no matching function for call to '{base}' with arguments ({})", tys.join(", ")));
+                    return Expr::error(sp);
+                }
+                if fl.iter().any(|v| v.ty.ty == Ty::Double) {
+                    Ty::Double
+                } else if fl.iter().any(|v| v.ty.ty == Ty::Float) {
+                    Ty::Float
+                } else {
+                    Ty::Double
+                }
+            }
+        };
+        let irname = if t == Ty::Float && !is_fixed { format!("{base}f") } else { base.to_string() };
+        let tq = QTy::new(t.clone());
+        let ptr_t = QTy::new(Ty::ptr(tq.clone()));
+        let ptr_i = QTy::new(Ty::ptr(int_ty(IntKind::Int)));
+        let (params, ret): (Vec<QTy>, QTy) = match shape {
+            MathShape::Unary => (vec![tq.clone()], tq.clone()),
+            MathShape::Binary => (vec![tq.clone(), tq.clone()], tq.clone()),
+            MathShape::Fma => (vec![tq.clone(), tq.clone(), tq.clone()], tq.clone()),
+            MathShape::ToInt(k) => (vec![tq.clone()], int_ty(k)),
+            MathShape::Classify => (vec![tq.clone()], QTy::new(Ty::Bool)),
+            MathShape::XInt => (vec![tq.clone(), int_ty(IntKind::Int)], tq.clone()),
+            MathShape::Frexp => (vec![tq.clone(), ptr_i], tq.clone()),
+            MathShape::Modf => (vec![tq.clone(), ptr_t], tq.clone()),
+            MathShape::Remquo => (vec![tq.clone(), tq.clone(), ptr_i], tq.clone()),
+            MathShape::Sincos => (vec![tq.clone(), ptr_t.clone(), ptr_t], QTy::new(Ty::Void)),
+        };
+        let mut out = Vec::new();
+        for (v, p) in vals.into_iter().zip(&params) {
+            out.push(self.convert(v, p, "argument passing"));
+        }
+        if out.iter().any(|e| e.is_error()) {
+            return Expr::error(sp);
+        }
+        Expr::new(ExprKind::Builtin(BuiltinKind::Math(irname), out), ret, false, sp)
+    }
+}
+
+impl Function {
+    fn clone_header(&self) -> Function {
+        Function {
+            name: self.name.clone(),
+            scope: self.scope.clone(),
+            extern_c: self.extern_c,
+            space: self.space,
+            sig: self.sig.clone(),
+            inline: self.inline,
+            launch_bounds: self.launch_bounds,
+            span: self.span,
+            in_system_header: self.in_system_header,
+            body: None,
+            def: None,
+            builtin_name: self.builtin_name.clone(),
+        }
+    }
+}
+
+pub(crate) fn path_str(p: &ast::Path) -> String {
+    let s: Vec<&str> = p.segments.iter().map(|s| s.name.as_str()).collect();
+    format!("{}{}", if p.global { "::" } else { "" }, s.join("::"))
+}
+
+/// Find a field by name, looking through anonymous members: the index path and its type.
+pub(crate) fn find_field(types: &TypeTable, r: RecId, name: &str) -> Option<(Vec<u32>, QTy)> {
+    let fields = types.rec(r).fields.as_ref()?;
+    for (i, f) in fields.iter().enumerate() {
+        match &f.name {
+            Some(n) if n == name => return Some((vec![i as u32], f.ty.clone())),
+            None => {
+                if let Ty::Record(inner) = &f.ty.ty {
+                    if let Some((mut p, t)) = find_field(types, *inner, name) {
+                        p.insert(0, i as u32);
+                        return Some((p, t));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}

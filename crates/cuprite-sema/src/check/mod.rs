@@ -1,0 +1,889 @@
+//! AST → typed HIR: declarations, name resolution, type checking.
+//!
+//! - `mod.rs`: the checker, file-scope items, symbol tables, types of declarations;
+//! - `expr.rs`: expressions and conversions; `stmt.rs`: function bodies;
+//! - `init.rs`: initializers and constant evaluation; `builtins.rs`: device builtins.
+
+pub mod builtins;
+mod expr;
+mod init;
+mod stmt;
+
+pub use init::{eval_const, CVal};
+
+use crate::hir::*;
+use crate::ty::*;
+use crate::SemaOptions;
+use cuprite_front::ast::{self, Span};
+use cuprite_front::diag::Diagnostic;
+use cuprite_ir as ir;
+use std::collections::HashMap;
+
+#[derive(Clone, Debug)]
+pub(crate) enum Sym {
+    Typedef(QTy),
+    Var(GVarId),
+    Funcs(Vec<FnId>),
+    Enumerator(i128, QTy),
+    Local(LocalId),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Tag {
+    Record(RecId),
+    Enum(EnumId),
+}
+
+#[derive(Default)]
+pub(crate) struct Scope {
+    names: HashMap<String, Sym>,
+    tags: HashMap<String, Tag>,
+}
+
+pub(crate) struct FnCx {
+    #[allow(dead_code)]
+    pub fid: FnId,
+    pub name: String,
+    pub pretty: String,
+    pub locals: Vec<LocalVar>,
+    pub scopes: Vec<Scope>,
+    pub labels: HashMap<String, (u32, bool, Span)>,
+    pub next_label: u32,
+    pub switches: Vec<(Vec<(i64, u32)>, Option<u32>, QTy)>,
+    pub loops: u32,
+    pub breakable: u32,
+    pub ret: QTy,
+    pub calls: Vec<FnId>,
+    pub globals_used: Vec<GVarId>,
+    pub space: ExecSpace,
+}
+
+pub struct Checker<'o> {
+    pub prog: Program,
+    pub diags: Vec<Diagnostic>,
+    pub opts: &'o SemaOptions,
+    /// File-scope ordinary names and tags by qualified name (`ns::x`).
+    names: HashMap<String, Sym>,
+    tags: HashMap<String, Tag>,
+    skipped: HashMap<String, (ast::SkipReason, Option<Diagnostic>, Span)>,
+    ns: Vec<String>,
+    extern_c: bool,
+    in_system_header: bool,
+    pub(crate) fcx: Option<FnCx>,
+    /// Diagnostics are dropped while > 0 (trial evaluation of host initializers).
+    silent: u32,
+}
+
+fn qualify(ns: &[String], name: &str) -> String {
+    let mut s = String::new();
+    for p in ns {
+        s.push_str(p);
+        s.push_str("::");
+    }
+    s + name
+}
+
+pub(crate) fn attr_align(ck: &mut Checker, attrs: &[ast::Attribute]) -> Option<u64> {
+    let mut al = None;
+    for a in attrs {
+        let n = a.name.trim_matches('_');
+        if n == "aligned" || n == "align" || n == "alignas" {
+            let v = match a.args.first() {
+                Some(e) => ck.const_int(e).map(|v| v as u64),
+                None => Some(16),
+            };
+            if let Some(v) = v {
+                al = Some(al.unwrap_or(0).max(v));
+            }
+        }
+    }
+    al
+}
+
+impl<'o> Checker<'o> {
+    pub fn new(opts: &'o SemaOptions) -> Self {
+        Checker {
+            prog: Program::default(),
+            diags: Vec::new(),
+            opts,
+            names: HashMap::new(),
+            tags: HashMap::new(),
+            skipped: HashMap::new(),
+            ns: Vec::new(),
+            extern_c: false,
+            in_system_header: false,
+            fcx: None,
+            silent: 0,
+        }
+    }
+
+    pub fn err(&mut self, span: Span, msg: impl Into<String>) {
+        if self.silent == 0 {
+            self.diags.push(Diagnostic::error(span, msg));
+        }
+    }
+    pub fn diag(&mut self, d: Diagnostic) {
+        if self.silent == 0 {
+            self.diags.push(d);
+        }
+    }
+    pub fn show(&self, t: &QTy) -> String {
+        self.prog.types.show(t)
+    }
+
+    // ---------------------------------------------------------------- items
+
+    pub fn items(&mut self, items: &[ast::Item]) {
+        for it in items {
+            let saved = self.in_system_header;
+            self.in_system_header = it.in_system_header;
+            self.item(it);
+            self.in_system_header = saved;
+        }
+    }
+
+    fn item(&mut self, it: &ast::Item) {
+        match &it.kind {
+            ast::ItemKind::Decl(d) => self.file_decl(d),
+            ast::ItemKind::FunctionDef(f) => self.declare_function(&f.spec, &f.declarator, Some(f), f.span),
+            ast::ItemKind::Namespace { name, items } => {
+                let pushed = name.is_some();
+                if let Some(n) = name {
+                    self.ns.push(n.name.clone());
+                }
+                self.items(items);
+                if pushed {
+                    self.ns.pop();
+                }
+            }
+            ast::ItemKind::LinkageSpec { lang, items } => {
+                let saved = self.extern_c;
+                self.extern_c = lang == "C";
+                self.items(items);
+                self.extern_c = saved;
+            }
+            ast::ItemKind::StaticAssert { cond, message } => self.static_assert(cond, message.as_deref(), it.span),
+            ast::ItemKind::Skipped { names, reason, error } => {
+                for n in names {
+                    let q = qualify(&self.ns, n);
+                    if !self.names.contains_key(&q) {
+                        self.skipped.insert(q, (*reason, error.clone(), it.span));
+                    }
+                }
+            }
+            ast::ItemKind::Pragma(_) => {}
+        }
+    }
+
+    pub(crate) fn static_assert(&mut self, cond: &ast::Expr, message: Option<&str>, span: Span) {
+        match self.const_int(cond) {
+            Some(0) => {
+                let m = match message {
+                    Some(m) => format!("static assertion failed: {m}"),
+                    None => "static assertion failed".to_string(),
+                };
+                self.err(cond.span, m);
+            }
+            Some(_) => {}
+            None => self.err(span, "static assertion expression is not an integral constant expression"),
+        }
+    }
+
+    fn silent_in_system(&self) -> bool {
+        self.in_system_header
+    }
+
+    fn file_decl(&mut self, d: &ast::Declaration) {
+        let errs = self.diags.len();
+        if self.silent_in_system() {
+            self.silent += 1;
+        }
+        let base = self.spec_type(&d.spec);
+        for id in &d.declarators {
+            let Some(name) = &id.declarator.name else { continue };
+            let is_fn = matches!(id.declarator.derived.first(), Some(ast::Derived::Function(_)));
+            if is_fn {
+                self.declare_function(&d.spec, &id.declarator, None, d.span);
+                continue;
+            }
+            let ty = self.apply_declarator(base.clone(), &id.declarator.derived);
+            let qname = qualify(&self.ns, &name.last().name);
+            if d.spec.storage == Some(ast::Storage::Typedef) {
+                self.names.insert(qname, Sym::Typedef(ty));
+                continue;
+            }
+            self.global_var(d, id, ty);
+        }
+        if self.silent_in_system() {
+            self.silent -= 1;
+            self.diags.truncate(errs);
+        }
+    }
+
+    fn global_var(&mut self, d: &ast::Declaration, id: &ast::InitDeclarator, ty: QTy) {
+        let name = id.declarator.name.as_ref().unwrap().last().clone();
+        let q = &d.spec.cuda;
+        let space = if q.shared {
+            VarSpace::Shared
+        } else if q.constant {
+            VarSpace::Constant
+        } else if q.managed {
+            VarSpace::Managed
+        } else if q.device {
+            VarSpace::Global
+        } else {
+            VarSpace::Host
+        };
+        let is_extern = d.spec.storage == Some(ast::Storage::Extern);
+        let mut align = attr_align(self, &d.spec.attrs);
+        if let Some(a) = attr_align(self, &id.declarator.attrs) {
+            align = Some(align.unwrap_or(0).max(a));
+        }
+        let qname = qualify(&self.ns, &name.name);
+        // Redeclaration (extern then definition): reuse.
+        let existing = match self.names.get(&qname) {
+            Some(Sym::Var(g)) => Some(*g),
+            _ => None,
+        };
+        let gid = existing.unwrap_or(GVarId(self.prog.globals.len() as u32));
+        let mut ty = ty;
+        // `int a[] = {1, 2}`: the size comes from the initializer.
+        if let (Ty::Array(e, None), Some(init)) = (&ty.ty, &id.init) {
+            if let Some(n) = self.init_array_len(e, init) {
+                ty = QTy { ty: Ty::Array(e.clone(), Some(n)), ..ty.clone() };
+            }
+        }
+        let dynamic_shared = space == VarSpace::Shared && matches!(ty.ty, Ty::Array(_, None));
+        if space == VarSpace::Shared && id.init.is_some() {
+            self.err(id.declarator.span, "initializer not allowed for __shared__ variable");
+        }
+        let gv = GlobalVar {
+            name: name.name.clone(),
+            scope: self.ns.clone(),
+            extern_c: self.extern_c,
+            ty: ty.clone(),
+            space,
+            align,
+            is_extern: is_extern && id.init.is_none(),
+            is_static: d.spec.storage == Some(ast::Storage::Static),
+            init: None,
+            const_value: None,
+            span: name.span,
+            function_local: false,
+        };
+        let _ = dynamic_shared;
+        if existing.is_some() {
+            let old = &mut self.prog.globals[gid.0 as usize];
+            if id.init.is_some() || !gv.is_extern {
+                old.is_extern = false;
+            }
+            old.ty = ty.clone();
+        } else {
+            self.prog.globals.push(gv);
+            self.names.insert(qname, Sym::Var(gid));
+        }
+        if let Some(init) = &id.init {
+            if space == VarSpace::Host {
+                // Only constants are usable in device code; evaluate silently.
+                if ty.c && ty.ty.is_arith() {
+                    self.silent += 1;
+                    let e = self.check_init_expr(init, &ty);
+                    self.silent -= 1;
+                    if let Some(e) = e {
+                        if let Some(v) = eval_const(&self.prog, &e) {
+                            self.prog.globals[gid.0 as usize].const_value = Some(init::cval_expr(v, &ty, e.span));
+                        }
+                    }
+                }
+            } else if space != VarSpace::Shared {
+                let hinit = self.check_initializer(init, &ty, id.declarator.span);
+                if let Some(hinit) = hinit {
+                    if init::check_constant(self, &hinit) {
+                        self.prog.globals[gid.0 as usize].init = Some(hinit.clone());
+                    }
+                    if ty.c && ty.ty.is_arith() {
+                        if let Init::Expr(e) = &hinit {
+                            if let Some(v) = eval_const(&self.prog, e) {
+                                self.prog.globals[gid.0 as usize].const_value = Some(init::cval_expr(v, &ty, e.span));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn init_array_len(&mut self, _elem: &QTy, init: &ast::Initializer) -> Option<u64> {
+        match init {
+            ast::Initializer::List(items, _) => {
+                let mut n = 0u64;
+                let mut max = 0u64;
+                for it in items {
+                    if let Some(ast::Designator::Index(e)) = it.designators.first() {
+                        n = self.const_int(e)? as u64;
+                    }
+                    n += 1;
+                    max = max.max(n);
+                }
+                Some(max)
+            }
+            ast::Initializer::Expr(ast::Expr { kind: ast::ExprKind::StringLit(s), .. }) => Some(s.len() as u64 + 1),
+            _ => None,
+        }
+    }
+
+    fn exec_space(q: &ast::CudaQuals) -> ExecSpace {
+        if q.global {
+            ExecSpace::Global
+        } else if q.device && q.host {
+            ExecSpace::HostDevice
+        } else if q.device {
+            ExecSpace::Device
+        } else {
+            ExecSpace::Host
+        }
+    }
+
+    fn declare_function(&mut self, spec: &ast::DeclSpec, decl: &ast::Declarator, def: Option<&ast::FunctionDef>, span: Span) {
+        let Some(path) = &decl.name else { return };
+        if path.segments.len() > 1 {
+            // Out-of-class member definitions: the C++ issue.
+            return;
+        }
+        let name = path.last().name.clone();
+        let errs = self.diags.len();
+        let sys = self.in_system_header;
+        if sys {
+            self.silent += 1;
+        }
+        let space = Self::exec_space(&spec.cuda);
+        let ret = self.spec_type(spec);
+        let fty = self.apply_declarator(ret, &decl.derived);
+        if sys {
+            self.silent -= 1;
+            self.diags.truncate(errs);
+        }
+        let Ty::Func(sig) = fty.ty else { return };
+        let sig = *sig;
+        let inline = if spec.cuda.forceinline {
+            ir::InlineHint::Always
+        } else if spec.cuda.noinline {
+            ir::InlineHint::Never
+        } else {
+            ir::InlineHint::None
+        };
+        let mut lb = (None, None);
+        if let Some(args) = &spec.cuda.launch_bounds {
+            if let Some(a) = args.first() {
+                lb.0 = self.const_int(a).map(|v| v as u32);
+            }
+            if let Some(a) = args.get(1) {
+                lb.1 = self.const_int(a).map(|v| v as u32);
+            }
+        }
+        if space == ExecSpace::Global && sig.ret.ty != Ty::Void && !sig.ret.ty.is_error() {
+            self.err(decl.span, "a __global__ function must have a void return type");
+        }
+        let qname = qualify(&self.ns, &name);
+        let same_params = |a: &FnTy, b: &FnTy| {
+            a.params.len() == b.params.len()
+                && a.variadic == b.variadic
+                && a.params.iter().zip(&b.params).all(|(x, y)| x.ty == y.ty)
+        };
+        if let Some(Sym::Funcs(ids)) = self.names.get(&qname) {
+            for id in ids.clone() {
+                let f = &mut self.prog.functions[id.0 as usize];
+                if same_params(&f.sig, &sig) {
+                    if def.is_some() {
+                        f.def = def.cloned();
+                        f.span = span;
+                        f.in_system_header = sys;
+                        f.builtin_name = None;
+                    }
+                    if space != ExecSpace::Host && f.space == ExecSpace::Host {
+                        f.space = space;
+                    }
+                    if inline != ir::InlineHint::None {
+                        f.inline = inline;
+                    }
+                    if lb.0.is_some() {
+                        f.launch_bounds = lb;
+                    }
+                    return;
+                }
+            }
+        }
+        let builtin_name = if def.is_none() && builtins::classify(&name).is_some() { Some(name.clone()) } else { None };
+        let id = FnId(self.prog.functions.len() as u32);
+        self.prog.functions.push(Function {
+            name: name.clone(),
+            scope: self.ns.clone(),
+            extern_c: self.extern_c,
+            space,
+            sig,
+            inline,
+            launch_bounds: lb,
+            span,
+            in_system_header: sys,
+            body: None,
+            def: def.cloned(),
+            builtin_name,
+        });
+        match self.names.get_mut(&qname) {
+            Some(Sym::Funcs(ids)) => ids.push(id),
+            _ => {
+                self.names.insert(qname, Sym::Funcs(vec![id]));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- lookup
+
+    /// Candidate qualified names for a path, innermost scope first.
+    fn candidates(&self, path: &ast::Path) -> Vec<String> {
+        let rel: Vec<&str> = path.segments.iter().map(|s| s.name.as_str()).collect();
+        let rel = rel.join("::");
+        if path.global {
+            return vec![rel];
+        }
+        let mut out = Vec::new();
+        for i in (0..=self.ns.len()).rev() {
+            out.push(qualify(&self.ns[..i], &rel));
+        }
+        // `std::sqrt` and friends: the global builtin.
+        if path.segments.len() == 2 && path.segments[0].name == "std" {
+            out.push(path.segments[1].name.clone());
+        }
+        out
+    }
+
+    pub(crate) fn lookup(&self, path: &ast::Path) -> Option<Sym> {
+        if path.segments.len() == 1 && !path.global {
+            if let Some(f) = &self.fcx {
+                for s in f.scopes.iter().rev() {
+                    if let Some(v) = s.names.get(&path.last().name) {
+                        return Some(v.clone());
+                    }
+                }
+            }
+        }
+        for c in self.candidates(path) {
+            if let Some(s) = self.names.get(&c) {
+                return Some(s.clone());
+            }
+        }
+        None
+    }
+
+    pub(crate) fn lookup_tag(&self, path: &ast::Path) -> Option<Tag> {
+        if path.segments.len() == 1 && !path.global {
+            if let Some(f) = &self.fcx {
+                for s in f.scopes.iter().rev() {
+                    if let Some(v) = s.tags.get(&path.last().name) {
+                        return Some(*v);
+                    }
+                }
+            }
+        }
+        for c in self.candidates(path) {
+            if let Some(s) = self.tags.get(&c) {
+                return Some(*s);
+            }
+        }
+        None
+    }
+
+    pub(crate) fn lookup_skipped(&self, path: &ast::Path) -> Option<(ast::SkipReason, Option<Diagnostic>, Span)> {
+        for c in self.candidates(path) {
+            if let Some(s) = self.skipped.get(&c) {
+                return Some(s.clone());
+            }
+        }
+        None
+    }
+
+    fn bind_tag(&mut self, name: &str, tag: Tag) {
+        if let Some(f) = &mut self.fcx {
+            f.scopes.last_mut().unwrap().tags.insert(name.to_string(), tag);
+        } else {
+            let q = qualify(&self.ns, name);
+            self.tags.insert(q, tag);
+        }
+    }
+
+    pub(crate) fn bind_name(&mut self, name: &str, sym: Sym) {
+        if let Some(f) = &mut self.fcx {
+            f.scopes.last_mut().unwrap().names.insert(name.to_string(), sym);
+        } else {
+            let q = qualify(&self.ns, name);
+            self.names.insert(q, sym);
+        }
+    }
+
+    // ---------------------------------------------------------------- types
+
+    pub(crate) fn spec_type(&mut self, spec: &ast::DeclSpec) -> QTy {
+        let ty = match &spec.ty {
+            ast::TypeSpec::None => {
+                self.err(spec.span, "a type specifier is required for all declarations");
+                Ty::Error
+            }
+            ast::TypeSpec::Builtin(b) => {
+                use ast::BuiltinType as B;
+                match b {
+                    B::Void => Ty::Void,
+                    B::Bool => Ty::Bool,
+                    B::Char => Ty::Int(IntKind::Char),
+                    B::SChar => Ty::Int(IntKind::SChar),
+                    B::UChar => Ty::Int(IntKind::UChar),
+                    B::Short => Ty::Int(IntKind::Short),
+                    B::UShort => Ty::Int(IntKind::UShort),
+                    B::Int => Ty::Int(IntKind::Int),
+                    B::UInt => Ty::Int(IntKind::UInt),
+                    B::Long => Ty::Int(IntKind::Long),
+                    B::ULong => Ty::Int(IntKind::ULong),
+                    B::LongLong => Ty::Int(IntKind::LongLong),
+                    B::ULongLong => Ty::Int(IntKind::ULongLong),
+                    B::Float => Ty::Float,
+                    B::Double => Ty::Double,
+                    // nvcc treats `long double` as `double` in device code.
+                    B::LongDouble => Ty::Double,
+                    B::Int128 | B::UInt128 => {
+                        self.err(spec.span, "'__int128' is not supported in device code yet");
+                        Ty::Error
+                    }
+                }
+            }
+            ast::TypeSpec::Named(path) => match self.lookup(path) {
+                Some(Sym::Typedef(t)) => {
+                    let mut t = t;
+                    t.c |= spec.cv.is_const;
+                    t.v |= spec.cv.is_volatile;
+                    return t;
+                }
+                _ => match self.lookup_tag(path) {
+                    Some(Tag::Record(r)) => Ty::Record(r),
+                    Some(Tag::Enum(e)) => Ty::Enum(e),
+                    None => {
+                        let n = path.last().name.clone();
+                        if let Some((reason, err, _)) = self.lookup_skipped(path) {
+                            self.skipped_error(path.span, &n, reason, err);
+                        } else {
+                            self.err(path.span, format!("unknown type name '{n}'"));
+                        }
+                        Ty::Error
+                    }
+                },
+            },
+            ast::TypeSpec::Record(rs) => Ty::Record(self.record(rs)),
+            ast::TypeSpec::Enum(es) => Ty::Enum(self.enumeration(es)),
+            ast::TypeSpec::Auto => {
+                self.err(spec.span, "'auto' is only supported for local variables with an initializer");
+                Ty::Error
+            }
+            ast::TypeSpec::Decltype(e) => {
+                let e = self.expr(e);
+                e.ty.ty
+            }
+        };
+        QTy { ty, c: spec.cv.is_const, v: spec.cv.is_volatile }
+    }
+
+    pub(crate) fn skipped_error(&mut self, span: Span, name: &str, reason: ast::SkipReason, err: Option<Diagnostic>) {
+        let msg = match reason {
+            ast::SkipReason::HostOnly => format!("'{name}' is host code and cannot be used in device code"),
+            ast::SkipReason::Unsupported => format!("'{name}' uses a construct that device code does not support yet"),
+            ast::SkipReason::SystemHeader => format!("'{name}' comes from a system header that could not be parsed for device code"),
+        };
+        let mut d = Diagnostic::error(span, msg);
+        if let Some(e) = err {
+            d = d.with_note(Some(e.span), e.message);
+        }
+        self.diag(d);
+    }
+
+    pub(crate) fn apply_declarator(&mut self, base: QTy, derived: &[ast::Derived]) -> QTy {
+        let mut t = base;
+        for d in derived.iter().rev() {
+            t = match d {
+                ast::Derived::Pointer { cv, .. } => {
+                    if matches!(t.ty, Ty::Ref(_)) {
+                        self.err(Span::default(), "pointer to a reference is not allowed");
+                    }
+                    QTy { ty: Ty::ptr(t), c: cv.is_const, v: cv.is_volatile }
+                }
+                ast::Derived::Reference { .. } => QTy::new(Ty::Ref(Box::new(t))),
+                ast::Derived::Array(n) => {
+                    let len = match n {
+                        None => None,
+                        Some(e) => match self.const_int(e) {
+                            Some(v) if v >= 0 => Some(v as u64),
+                            Some(_) => {
+                                self.err(e.span, "array has a negative size");
+                                Some(1)
+                            }
+                            None => {
+                                self.err(e.span, "array size is not an integral constant expression");
+                                Some(1)
+                            }
+                        },
+                    };
+                    if matches!(t.ty, Ty::Void) {
+                        self.err(Span::default(), "array of 'void' is not allowed");
+                    }
+                    QTy::new(Ty::Array(Box::new(t), len))
+                }
+                ast::Derived::Function(fd) => {
+                    let mut params = Vec::new();
+                    for p in &fd.params {
+                        let pt = self.param_type(p);
+                        params.push(pt);
+                    }
+                    if params.len() == 1 && params[0].ty == Ty::Void {
+                        params.clear();
+                    }
+                    // Signature types: decayed, top-level cv dropped.
+                    let params = params.into_iter().map(|p| decay_param(p).unqual()).collect();
+                    QTy::new(Ty::Func(Box::new(FnTy { params, ret: t, variadic: fd.variadic })))
+                }
+            };
+        }
+        t
+    }
+
+    pub(crate) fn param_type(&mut self, p: &ast::Param) -> QTy {
+        let base = self.spec_type(&p.spec);
+        self.apply_declarator(base, &p.declarator.derived)
+    }
+
+    fn record(&mut self, rs: &ast::RecordSpec) -> RecId {
+        let is_union = rs.kind == ast::RecordKind::Union;
+        let existing = rs.name.as_ref().and_then(|n| {
+            if rs.members.is_some() {
+                // A definition: only the current scope.
+                if let Some(f) = &self.fcx {
+                    match f.scopes.last().unwrap().tags.get(&n.name) {
+                        Some(Tag::Record(r)) => Some(*r),
+                        _ => None,
+                    }
+                } else {
+                    match self.tags.get(&qualify(&self.ns, &n.name)) {
+                        Some(Tag::Record(r)) => Some(*r),
+                        _ => None,
+                    }
+                }
+            } else {
+                let p = ast::Path { global: false, segments: vec![n.clone()], span: n.span };
+                match self.lookup_tag(&p) {
+                    Some(Tag::Record(r)) => Some(r),
+                    _ => None,
+                }
+            }
+        });
+        let id = match existing {
+            Some(r) if self.prog.types.rec(r).fields.is_none() || rs.members.is_none() => r,
+            Some(_) => {
+                self.err(rs.span, format!("redefinition of '{}'", rs.name.as_ref().unwrap().name));
+                return existing.unwrap();
+            }
+            None => {
+                let id = RecId(self.prog.types.records.len() as u32);
+                self.prog.types.records.push(RecordDef {
+                    name: rs.name.as_ref().map(|n| n.name.clone()),
+                    scope: self.ns.clone(),
+                    is_union,
+                    is_class: rs.kind == ast::RecordKind::Class,
+                    fields: None,
+                    size: 0,
+                    align: 1,
+                    span: rs.span,
+                });
+                if let Some(n) = &rs.name {
+                    self.bind_tag(&n.name, Tag::Record(id));
+                }
+                id
+            }
+        };
+        let Some(members) = &rs.members else { return id };
+        if !rs.bases.is_empty() {
+            self.err(rs.span, "base classes are not supported in device code yet");
+        }
+        let mut fields = Vec::new();
+        for m in members {
+            match m {
+                ast::Member::Field(d) => {
+                    let base = self.spec_type(&d.spec);
+                    if d.spec.storage == Some(ast::Storage::Typedef) {
+                        continue;
+                    }
+                    if d.spec.storage == Some(ast::Storage::Static) {
+                        continue;
+                    }
+                    if d.declarators.is_empty() {
+                        // Anonymous struct/union member.
+                        if let (ast::TypeSpec::Record(r), Ty::Record(_)) = (&d.spec.ty, &base.ty) {
+                            if r.name.is_none() {
+                                fields.push(FieldDef { name: None, ty: base.clone(), offset: 0, span: d.span });
+                            }
+                        }
+                        continue;
+                    }
+                    let al = attr_align(self, &d.spec.attrs);
+                    for id in &d.declarators {
+                        if id.bit_width.is_some() {
+                            self.err(id.declarator.span, "bit-fields are not supported in device code yet");
+                        }
+                        let ty = self.apply_declarator(base.clone(), &id.declarator.derived);
+                        if matches!(ty.ty, Ty::Func(_)) {
+                            continue;
+                        }
+                        let name = id.declarator.name.as_ref().map(|p| p.last().name.clone());
+                        if !self.prog.types.is_complete(&ty.ty) && !ty.ty.is_error() {
+                            self.err(id.declarator.span, format!("field has incomplete type '{}'", self.show(&ty)));
+                            continue;
+                        }
+                        let _ = al;
+                        fields.push(FieldDef { name, ty, offset: 0, span: id.declarator.span });
+                    }
+                }
+                ast::Member::Function(_) | ast::Member::FunctionDecl(_) | ast::Member::Access(_) => {}
+                ast::Member::StaticAssert { cond, message } => self.static_assert(cond, message.as_deref(), rs.span),
+            }
+        }
+        let min_align = attr_align(self, &rs.attrs).unwrap_or(1);
+        // Member alignment attributes raise the field's alignment: approximate by the record's.
+        let mut fa = 1;
+        for m in members {
+            if let ast::Member::Field(d) = m {
+                if let Some(a) = attr_align(self, &d.spec.attrs) {
+                    fa = fa.max(a);
+                }
+            }
+        }
+        let (size, align) = self.prog.types.layout_fields(&mut fields, is_union, min_align.max(fa)).unwrap_or((1, 1));
+        let r = &mut self.prog.types.records[id.0 as usize];
+        r.fields = Some(fields);
+        r.size = size.max(if size == 0 { 1 } else { 0 });
+        r.align = align;
+        id
+    }
+
+    fn enumeration(&mut self, es: &ast::EnumSpec) -> EnumId {
+        if es.enumerators.is_none() {
+            if let Some(n) = &es.name {
+                let p = ast::Path { global: false, segments: vec![n.clone()], span: n.span };
+                if let Some(Tag::Enum(e)) = self.lookup_tag(&p) {
+                    return e;
+                }
+            }
+        }
+        let underlying = match &es.underlying {
+            Some(t) => match self.type_name(t).ty {
+                Ty::Int(k) => k,
+                _ => IntKind::Int,
+            },
+            None => IntKind::Int,
+        };
+        let id = EnumId(self.prog.types.enums.len() as u32);
+        self.prog.types.enums.push(EnumDef {
+            name: es.name.as_ref().map(|n| n.name.clone()),
+            scope: self.ns.clone(),
+            underlying,
+            span: es.span,
+        });
+        if let Some(n) = &es.name {
+            self.bind_tag(&n.name, Tag::Enum(id));
+        }
+        let ety = QTy::new(Ty::Enum(id));
+        let mut next: i128 = 0;
+        let mut min = 0i128;
+        let mut max = 0i128;
+        for e in es.enumerators.iter().flatten() {
+            if let Some(v) = &e.value {
+                if let Some(v) = self.const_int(v) {
+                    next = v;
+                }
+            }
+            min = min.min(next);
+            max = max.max(next);
+            let name = if es.scoped { format!("{}::{}", es.name.as_ref().map(|n| n.name.as_str()).unwrap_or(""), e.name.name) } else { e.name.name.clone() };
+            self.bind_name(&name, Sym::Enumerator(next, ety.clone()));
+            next += 1;
+        }
+        if es.underlying.is_none() && (max > i32::MAX as i128 || min < i32::MIN as i128) {
+            self.prog.types.enums[id.0 as usize].underlying =
+                if min < 0 { IntKind::Long } else if max > u32::MAX as i128 { IntKind::ULong } else { IntKind::UInt };
+        }
+        id
+    }
+
+    pub(crate) fn type_name(&mut self, t: &ast::TypeName) -> QTy {
+        let base = self.spec_type(&t.spec);
+        self.apply_declarator(base, &t.declarator.derived)
+    }
+
+    /// Evaluate an integral constant expression.
+    pub(crate) fn const_int(&mut self, e: &ast::Expr) -> Option<i128> {
+        let h = self.expr(e);
+        let h = self.rvalue(h);
+        if h.is_error() {
+            return Some(1);
+        }
+        match eval_const(&self.prog, &h)? {
+            CVal::Int(v) if h.ty.ty.is_integer() => Some(v),
+            _ => None,
+        }
+    }
+
+    // ---------------------------------------------------------------- functions
+
+    /// Check the body of every device function the program needs.
+    pub fn check_bodies(&mut self) {
+        // Roots: kernels and user __device__ functions (so their errors are reported);
+        // __host__ __device__ and system-header functions only when reachable.
+        let mut work: Vec<FnId> = Vec::new();
+        for (i, f) in self.prog.functions.iter().enumerate() {
+            if f.def.is_some() && !f.in_system_header && matches!(f.space, ExecSpace::Global | ExecSpace::Device) {
+                work.push(FnId(i as u32));
+            }
+        }
+        let mut done = vec![false; self.prog.functions.len()];
+        while let Some(id) = work.pop() {
+            if done.get(id.0 as usize).copied().unwrap_or(true) {
+                continue;
+            }
+            done[id.0 as usize] = true;
+            if self.prog.functions[id.0 as usize].def.is_none() {
+                continue;
+            }
+            self.check_function(id);
+            if let Some(b) = &self.prog.functions[id.0 as usize].body {
+                for c in &b.calls {
+                    work.push(*c);
+                }
+            }
+            done.resize(self.prog.functions.len(), false);
+        }
+    }
+}
+
+/// Parameter adjustment: arrays to pointers, functions to function pointers.
+pub(crate) fn decay_param(t: QTy) -> QTy {
+    match t.ty {
+        Ty::Array(e, _) => QTy { ty: Ty::ptr(*e), c: t.c, v: t.v },
+        Ty::Func(_) => QTy::new(Ty::ptr(t)),
+        _ => t,
+    }
+}
+
+/// `__PRETTY_FUNCTION__` as nvcc's front-end prints it: `void k(int *)`.
+pub(crate) fn pretty_signature(types: &TypeTable, f: &Function) -> String {
+    let ps: Vec<String> = f.sig.params.iter().map(|p| types.show(p)).collect();
+    let mut name = String::new();
+    for s in &f.scope {
+        name.push_str(s);
+        name.push_str("::");
+    }
+    name.push_str(&f.name);
+    format!("{} {}({})", types.show(&f.sig.ret), name, ps.join(", "))
+}

@@ -1,0 +1,306 @@
+//! The typed HIR: names resolved, every expression typed, every implicit conversion
+//! explicit (lvalue-to-rvalue loads, array decay, arithmetic conversions, reference
+//! binding). `check` builds it from the AST; `lower` turns it into the IR.
+
+use crate::ty::{QTy, RecId, TypeTable};
+use cuprite_front::ast::Span;
+use cuprite_ir as ir;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FnId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GVarId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocalId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl BinOp {
+    pub fn is_cmp(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: QTy,
+    /// The expression designates an object (C++ lvalue / xvalue).
+    pub lvalue: bool,
+    pub span: Span,
+}
+
+/// Which builtin vector variable (`threadIdx` …) a whole-struct use reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialVar {
+    ThreadIdx,
+    BlockIdx,
+    BlockDim,
+    GridDim,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum BuiltinKind {
+    Math(String),
+    Printf,
+    AssertFail,
+    Trap,
+    Clock,
+    Clock64,
+    Fence(ir::Scope),
+    Atomic { op: ir::AtomicOp, scope: ir::Scope },
+    /// `__syncthreads*`: lowered to `Terminator::Barrier`.
+    Barrier(ir::BarrierKind),
+    Memcpy,
+    Memset,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Error,
+    /// Integer (or bool/enum) constant of `ty`.
+    Int(i128),
+    Float(f64),
+    /// Null pointer of pointer type `ty`.
+    Null,
+    /// A string literal: an lvalue of type `const char[n + 1]`.
+    Str(Vec<u8>),
+    Local(LocalId),
+    Global(GVarId),
+    /// `threadIdx.x` and friends: a prvalue.
+    Special(ir::SpecialReg),
+    /// `threadIdx` as a whole (`uint3`/`dim3` prvalue).
+    SpecialVec(SpecialVar),
+    /// `*p`: lvalue of the pointee.
+    Deref(Box<Expr>),
+    /// `&lvalue`.
+    AddrOf(Box<Expr>),
+    /// `base.field` (through anonymous members: a path of field indices).
+    Member(Box<Expr>, RecId, Vec<u32>),
+    /// Lvalue-to-rvalue conversion.
+    Load(Box<Expr>),
+    /// Array lvalue to a pointer to its first element.
+    Decay(Box<Expr>),
+    /// Scalar conversion to `ty` with C semantics (also to `bool`).
+    Cast(Box<Expr>),
+    /// Reinterpret the bits as `ty` (same size).
+    Bitcast(Box<Expr>),
+    /// Evaluate and discard.
+    ToVoid(Box<Expr>),
+    Neg(Box<Expr>),
+    BitNot(Box<Expr>),
+    /// Logical not of a `bool`.
+    LNot(Box<Expr>),
+    /// Both operands converted to a common type (shifts: promoted separately). Comparisons
+    /// produce `bool`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// pointer + integer (elements).
+    PtrAdd(Box<Expr>, Box<Expr>),
+    /// pointer - pointer (elements, `long`).
+    PtrDiff(Box<Expr>, Box<Expr>),
+    LogAnd(Box<Expr>, Box<Expr>),
+    LogOr(Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `lhs = rhs` with `rhs` already converted to `lhs`'s type. Result: the lvalue.
+    Assign(Box<Expr>, Box<Expr>),
+    /// `lhs op= rhs`: the old value converted to `comp`, combined with `rhs` (already of
+    /// type `comp`, or an integer for pointer arithmetic), converted back.
+    CompoundAssign { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, comp: QTy },
+    IncDec { inc: bool, post: bool, expr: Box<Expr> },
+    Comma(Box<Expr>, Box<Expr>),
+    Call(FnId, Vec<Expr>),
+    Builtin(BuiltinKind, Vec<Expr>),
+    /// Materialize a prvalue into a temporary: an lvalue.
+    Temp(Box<Expr>),
+    /// A temporary of type `ty` initialised from a list (compound literal): an lvalue.
+    InitTemp(Box<Init>),
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: QTy, lvalue: bool, span: Span) -> Expr {
+        Expr { kind, ty, lvalue, span }
+    }
+    pub fn error(span: Span) -> Expr {
+        Expr { kind: ExprKind::Error, ty: QTy::error(), lvalue: false, span }
+    }
+    pub fn is_error(&self) -> bool {
+        self.ty.ty.is_error()
+    }
+
+    /// Whether lowering this expression creates blocks (short-circuit, `?:`, barriers):
+    /// values computed before it must then be kept in locals.
+    pub fn has_control_flow(&self) -> bool {
+        use ExprKind::*;
+        match &self.kind {
+            LogAnd(..) | LogOr(..) | Cond(..) => true,
+            Builtin(BuiltinKind::Barrier(_), _) => true,
+            Builtin(_, args) | Call(_, args) => args.iter().any(|a| a.has_control_flow()),
+            Deref(e) | AddrOf(e) | Member(e, _, _) | Load(e) | Decay(e) | Cast(e) | Bitcast(e) | ToVoid(e) | Neg(e)
+            | BitNot(e) | LNot(e) | Temp(e) => e.has_control_flow(),
+            IncDec { expr, .. } => expr.has_control_flow(),
+            Binary(_, a, b) | PtrAdd(a, b) | PtrDiff(a, b) | Assign(a, b) | Comma(a, b) => {
+                a.has_control_flow() || b.has_control_flow()
+            }
+            CompoundAssign { lhs, rhs, .. } => lhs.has_control_flow() || rhs.has_control_flow(),
+            InitTemp(i) => i.has_control_flow(),
+            _ => false,
+        }
+    }
+}
+
+/// An initializer elaborated to the shape of its object.
+#[derive(Clone, Debug)]
+pub enum Init {
+    /// Zero-fill (missing members and elements).
+    Zero(QTy),
+    /// A single expression already converted to the object's type.
+    Expr(Expr),
+    /// Elements of an array or fields of a struct (for a union: one member `idx`).
+    List { ty: QTy, items: Vec<Init>, union_member: Option<u32> },
+}
+
+impl Init {
+    pub fn has_control_flow(&self) -> bool {
+        match self {
+            Init::Zero(_) => false,
+            Init::Expr(e) => e.has_control_flow(),
+            Init::List { items, .. } => items.iter().any(|i| i.has_control_flow()),
+        }
+    }
+    pub fn ty(&self) -> &QTy {
+        match self {
+            Init::Zero(t) => t,
+            Init::Expr(e) => &e.ty,
+            Init::List { ty, .. } => ty,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Expr(Expr),
+    Decl(LocalId, Option<Init>),
+    Block(Vec<Stmt>),
+    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    While(Expr, Box<Stmt>),
+    DoWhile(Box<Stmt>, Expr),
+    For(Option<Box<Stmt>>, Option<Expr>, Option<Expr>, Box<Stmt>),
+    /// `cases` map constant values to case-label ids in `body`.
+    Switch { cond: Expr, body: Box<Stmt>, cases: Vec<(i64, u32)>, default: Option<u32> },
+    /// A `case`/`default` label with its id.
+    Case(u32, Box<Stmt>),
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Goto(u32),
+    Label(u32, Box<Stmt>),
+    Empty,
+}
+
+#[derive(Clone, Debug)]
+pub struct LocalVar {
+    pub name: String,
+    pub ty: QTy,
+    pub align: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExecSpace {
+    Host,
+    Device,
+    HostDevice,
+    Global,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    /// Enclosing namespaces, outermost first.
+    pub scope: Vec<String>,
+    pub extern_c: bool,
+    pub space: ExecSpace,
+    pub sig: crate::ty::FnTy,
+    pub inline: ir::InlineHint,
+    pub launch_bounds: (Option<u32>, Option<u32>),
+    pub span: Span,
+    pub in_system_header: bool,
+    /// Filled in when the body is checked.
+    pub body: Option<Body>,
+    /// The AST definition, while not yet checked.
+    pub def: Option<cuprite_front::ast::FunctionDef>,
+    /// A builtin (math, atomic …) this declaration stands for when it has no body.
+    pub builtin_name: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// The first `nparams` locals are the parameters.
+    pub locals: Vec<LocalVar>,
+    pub nparams: usize,
+    pub stmts: Vec<Stmt>,
+    pub labels: u32,
+    /// The functions it calls (for reachability).
+    pub calls: Vec<FnId>,
+    pub globals_used: Vec<GVarId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarSpace {
+    /// A host variable (usable in device code only as a constant).
+    Host,
+    Global,
+    Constant,
+    Shared,
+    Managed,
+}
+
+#[derive(Clone, Debug)]
+pub struct GlobalVar {
+    pub name: String,
+    pub scope: Vec<String>,
+    pub extern_c: bool,
+    pub ty: QTy,
+    pub space: VarSpace,
+    pub align: Option<u64>,
+    pub is_extern: bool,
+    pub is_static: bool,
+    /// The initializer, checked to be constant (device variables).
+    pub init: Option<Init>,
+    /// A host `const` scalar's value, usable in device code.
+    pub const_value: Option<Expr>,
+    pub span: Span,
+    /// Declared inside a function body (`__shared__` locals).
+    pub function_local: bool,
+}
+
+/// The checked translation unit.
+#[derive(Debug, Default)]
+pub struct Program {
+    pub types: TypeTable,
+    pub functions: Vec<Function>,
+    pub globals: Vec<GlobalVar>,
+}

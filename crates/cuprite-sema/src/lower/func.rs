@@ -1,0 +1,955 @@
+//! One function: statements to blocks, expressions to instructions.
+//!
+//! Values never cross blocks: when an operand is followed by an operand whose lowering
+//! creates blocks (`&&`, `?:`, barriers), the earlier value is kept in a temporary local.
+
+use super::ModLower;
+use crate::hir::*;
+use crate::ty::*;
+use cuprite_ir as ir;
+use cuprite_ir::{BlockId, InstKind as IK, Terminator, ValueId};
+use std::collections::HashMap;
+
+#[derive(Clone, Copy)]
+enum Place {
+    Local(ir::LocalId),
+    Mem { ptr: ValueId, vol: bool },
+    /// A `Mem` place whose pointer was kept in a local (see `place_keep`).
+    Spilled(ir::LocalId, bool),
+}
+
+struct BB {
+    insts: Vec<ir::Inst>,
+    term: Option<Terminator>,
+    term_loc: Option<ir::SrcLoc>,
+}
+
+struct FnLower<'m, 'a> {
+    m: &'m mut ModLower<'a>,
+    f: ir::Function,
+    blocks: Vec<BB>,
+    cur: usize,
+    loc: Option<ir::SrcLoc>,
+    breaks: Vec<BlockId>,
+    conts: Vec<BlockId>,
+    labels: HashMap<u32, BlockId>,
+}
+
+pub(super) fn lower_function(m: &mut ModLower, id: FnId) -> ir::Function {
+    let hf = &m.prog.functions[id.0 as usize];
+    let body = hf.body.as_ref().unwrap();
+    let kind = if hf.space == ExecSpace::Global {
+        ir::FunctionKind::Kernel {
+            stub_symbol: crate::mangle::mangle_function(&m.prog.types, &hf.scope, &hf.name, &hf.sig.params, hf.sig.variadic, hf.extern_c),
+            max_threads: hf.launch_bounds.0,
+            min_blocks: hf.launch_bounds.1,
+        }
+    } else {
+        ir::FunctionKind::Device
+    };
+    let mut name = hf.scope.join("::");
+    if !name.is_empty() {
+        name.push_str("::");
+    }
+    name.push_str(&hf.name);
+    let ret = m.ty(&hf.sig.ret.ty);
+    let loc = m.loc(hf.span);
+    let mut locals = Vec::new();
+    for l in &body.locals {
+        let ty = m.ty(&l.ty.ty);
+        locals.push(ir::Local { name: l.name.clone(), ty, align: l.align });
+    }
+    let f = ir::Function {
+        name,
+        kind,
+        inline: hf.inline,
+        params: (0..body.nparams as u32).map(ir::LocalId).collect(),
+        ret,
+        locals,
+        values: Vec::new(),
+        blocks: Vec::new(),
+        loc,
+    };
+    let mut fl = FnLower {
+        m,
+        f,
+        blocks: vec![BB { insts: vec![], term: None, term_loc: None }],
+        cur: 0,
+        loc,
+        breaks: vec![],
+        conts: vec![],
+        labels: HashMap::new(),
+    };
+    let prog = fl.m.prog;
+    let body = prog.functions[id.0 as usize].body.as_ref().unwrap();
+    for s in &body.stmts {
+        fl.stmt(s);
+    }
+    // Falling off the end.
+    if fl.blocks[fl.cur].term.is_none() {
+        let rt = fl.f.ret.clone();
+        let t = match &rt {
+            ir::Type::Void => Terminator::Return(None),
+            t if t.scalar_size().is_some() => {
+                let c = zero_const(t);
+                let v = fl.emit(IK::Const(c), Some(t.clone())).unwrap();
+                Terminator::Return(Some(v))
+            }
+            _ => Terminator::Unreachable,
+        };
+        fl.terminate(t);
+    }
+    let mut f = fl.f;
+    f.blocks = fl
+        .blocks
+        .into_iter()
+        .map(|b| ir::Block { insts: b.insts, term: b.term.unwrap_or(Terminator::Unreachable), term_loc: b.term_loc })
+        .collect();
+    f
+}
+
+fn zero_const(t: &ir::Type) -> ir::Const {
+    match t {
+        ir::Type::Bool => ir::Const::Bool(false),
+        ir::Type::F32 => ir::Const::F32(0.0),
+        ir::Type::F64 => ir::Const::F64(0.0),
+        ir::Type::Ptr(_) | ir::Type::FnPtr(_) => ir::Const::Null(t.clone()),
+        t => ir::Const::Int(0, t.clone()),
+    }
+}
+
+fn hb(op: BinOp) -> ir::BinaryOp {
+    use ir::BinaryOp as B;
+    match op {
+        BinOp::Add => B::Add,
+        BinOp::Sub => B::Sub,
+        BinOp::Mul => B::Mul,
+        BinOp::Div => B::Div,
+        BinOp::Rem => B::Rem,
+        BinOp::Shl => B::Shl,
+        BinOp::Shr => B::Shr,
+        BinOp::And => B::And,
+        BinOp::Or => B::Or,
+        BinOp::Xor => B::Xor,
+        BinOp::Eq => B::Eq,
+        BinOp::Ne => B::Ne,
+        BinOp::Lt => B::Lt,
+        BinOp::Le => B::Le,
+        BinOp::Gt => B::Gt,
+        BinOp::Ge => B::Ge,
+    }
+}
+
+impl<'m, 'a> FnLower<'m, 'a> {
+    // ------------------------------------------------------------ building blocks
+
+    fn new_block(&mut self) -> BlockId {
+        self.blocks.push(BB { insts: vec![], term: None, term_loc: None });
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+
+    fn switch_to(&mut self, b: BlockId) {
+        self.cur = b.index();
+    }
+
+    /// Make sure the current block can take instructions (after a `return`, code goes
+    /// to a fresh block that nothing jumps to).
+    fn ensure_open(&mut self) {
+        if self.blocks[self.cur].term.is_some() {
+            let b = self.new_block();
+            self.switch_to(b);
+        }
+    }
+
+    fn terminate(&mut self, t: Terminator) {
+        self.ensure_open();
+        self.blocks[self.cur].term = Some(t);
+        self.blocks[self.cur].term_loc = self.loc;
+    }
+
+    fn jump(&mut self, to: BlockId) {
+        if self.blocks[self.cur].term.is_none() {
+            self.terminate(Terminator::Jump(to));
+        }
+    }
+
+    fn emit(&mut self, kind: IK, ty: Option<ir::Type>) -> Option<ValueId> {
+        self.ensure_open();
+        let result = ty.filter(|t| *t != ir::Type::Void).map(|t| {
+            self.f.values.push(t);
+            ValueId(self.f.values.len() as u32 - 1)
+        });
+        self.blocks[self.cur].insts.push(ir::Inst { result, kind, loc: self.loc });
+        result
+    }
+
+    fn val(&mut self, kind: IK, ty: ir::Type) -> ValueId {
+        self.emit(kind, Some(ty)).expect("non-void value")
+    }
+
+    fn vty(&self, v: ValueId) -> ir::Type {
+        self.f.values[v.index()].clone()
+    }
+
+    fn temp(&mut self, ty: ir::Type) -> ir::LocalId {
+        let n = self.f.locals.len();
+        self.f.locals.push(ir::Local { name: format!("tmp.{n}"), ty, align: None });
+        ir::LocalId(n as u32)
+    }
+
+    fn ty(&mut self, t: &QTy) -> ir::Type {
+        self.m.ty(&t.ty)
+    }
+
+    fn iconst(&mut self, v: i64, t: ir::Type) -> ValueId {
+        let c = match &t {
+            ir::Type::Bool => ir::Const::Bool(v != 0),
+            ir::Type::F32 => ir::Const::F32(v as f32),
+            ir::Type::F64 => ir::Const::F64(v as f64),
+            _ => ir::Const::Int(v, t.clone()),
+        };
+        self.val(IK::Const(c), t)
+    }
+
+    fn cast(&mut self, v: ValueId, to: &ir::Type) -> ValueId {
+        if self.vty(v) == *to {
+            return v;
+        }
+        self.val(IK::Cast(v), to.clone())
+    }
+
+    /// Keep a value in a local when a later operand creates blocks.
+    fn spill(&mut self, v: ValueId) -> ir::LocalId {
+        let t = self.vty(v);
+        let l = self.temp(t);
+        self.emit(IK::StoreLocal(l, v), None);
+        l
+    }
+
+    fn reload(&mut self, l: ir::LocalId) -> ValueId {
+        let t = self.f.locals[l.index()].ty.clone();
+        self.val(IK::LoadLocal(l), t)
+    }
+
+    /// Lower operands left to right, keeping each in a local when a later one has
+    /// control flow.
+    fn operands(&mut self, es: &[&Expr]) -> Vec<ValueId> {
+        let mut out: Vec<Result<ValueId, ir::LocalId>> = Vec::new();
+        for (i, e) in es.iter().enumerate() {
+            let v = self.value(e);
+            let later_cf = es[i + 1..].iter().any(|x| x.has_control_flow());
+            if later_cf {
+                out.push(Err(self.spill(v)));
+            } else {
+                out.push(Ok(v));
+            }
+        }
+        out.into_iter().map(|r| match r {
+            Ok(v) => v,
+            Err(l) => self.reload(l),
+        })
+        .collect()
+    }
+
+    fn place_keep(&mut self, p: Place, later: &Expr) -> Place {
+        match p {
+            Place::Mem { ptr, vol } if later.has_control_flow() => {
+                let l = self.spill(ptr);
+                Place::Spilled(l, vol)
+            }
+            p => p,
+        }
+    }
+
+    fn place_restore(&mut self, p: Place) -> Place {
+        match p {
+            Place::Spilled(l, vol) => Place::Mem { ptr: self.reload(l), vol },
+            p => p,
+        }
+    }
+
+    // ------------------------------------------------------------ places
+
+    fn place(&mut self, e: &Expr) -> Place {
+        match &e.kind {
+            ExprKind::Local(l) => Place::Local(ir::LocalId(l.0)),
+            ExprKind::Global(g) => {
+                let gid = self.m.globals[g];
+                let t = self.m.module.globals[gid.index()].ty.clone();
+                let p = self.val(IK::GlobalAddr(gid), t.ptr_to());
+                Place::Mem { ptr: p, vol: e.ty.v }
+            }
+            ExprKind::Deref(p) => {
+                let v = self.value(p);
+                Place::Mem { ptr: v, vol: e.ty.v }
+            }
+            ExprKind::Member(b, r, path) => {
+                let bp = self.place(b);
+                let mut ptr = self.addr(bp);
+                let mut rec = *r;
+                for (i, idx) in path.iter().enumerate() {
+                    let sid = match self.m.ty(&Ty::Record(rec)) {
+                        ir::Type::Struct(s) => s,
+                        _ => unreachable!(),
+                    };
+                    let fd = &self.m.prog.types.rec(rec).fields.as_ref().unwrap()[*idx as usize];
+                    let fty = self.m.ty(&fd.ty.ty);
+                    let next = if let Ty::Record(nr) = &fd.ty.ty { Some(*nr) } else { None };
+                    ptr = self.val(IK::FieldAddr { base: ptr, strukt: sid, field: *idx }, fty.ptr_to());
+                    if i + 1 < path.len() {
+                        rec = next.unwrap();
+                    }
+                }
+                Place::Mem { ptr, vol: e.ty.v }
+            }
+            ExprKind::Str(s) => {
+                let v = self.val(IK::Const(ir::Const::Str(s.clone())), ir::Type::I8.ptr_to());
+                let t = self.ty(&e.ty);
+                let p = self.val(IK::Cast(v), t.ptr_to());
+                Place::Mem { ptr: p, vol: false }
+            }
+            ExprKind::Temp(x) => {
+                let v = self.value(x);
+                let l = self.spill(v);
+                Place::Local(l)
+            }
+            ExprKind::InitTemp(init) => {
+                let t = self.ty(&e.ty);
+                let l = self.temp(t);
+                self.init(Place::Local(l), init);
+                Place::Local(l)
+            }
+            ExprKind::Assign(..) | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => {
+                let (_, p) = self.assign_like(e);
+                p
+            }
+            ExprKind::Comma(a, b) => {
+                self.value(a);
+                self.place(b)
+            }
+            ExprKind::Cond(c, a, b) => {
+                let pt = self.ty(&e.ty).ptr_to();
+                let tmp = self.temp(pt);
+                let (tb, eb, join) = (self.new_block(), self.new_block(), self.new_block());
+                let cv = self.value(c);
+                self.terminate(Terminator::Branch { cond: cv, then: tb, else_: eb });
+                for (blk, x) in [(tb, a), (eb, b)] {
+                    self.switch_to(blk);
+                    let p = self.place(x);
+                    let ad = self.addr(p);
+                    self.emit(IK::StoreLocal(tmp, ad), None);
+                    self.jump(join);
+                }
+                self.switch_to(join);
+                let ptr = self.reload(tmp);
+                Place::Mem { ptr, vol: e.ty.v }
+            }
+            _ => {
+                // A prvalue used as an object.
+                let v = self.value(e);
+                let l = self.spill(v);
+                Place::Local(l)
+            }
+        }
+    }
+
+    fn addr(&mut self, p: Place) -> ValueId {
+        let p = self.place_restore(p);
+        match p {
+            Place::Spilled(..) => unreachable!(),
+            Place::Local(l) => {
+                let t = self.f.locals[l.index()].ty.clone();
+                self.val(IK::LocalAddr(l), t.ptr_to())
+            }
+            Place::Mem { ptr, .. } => ptr,
+        }
+    }
+
+    fn load(&mut self, p: Place, t: ir::Type) -> ValueId {
+        let p = self.place_restore(p);
+        match p {
+            Place::Spilled(..) => unreachable!(),
+            Place::Local(l) => {
+                let lt = self.f.locals[l.index()].ty.clone();
+                let v = self.val(IK::LoadLocal(l), lt.clone());
+                if lt != t {
+                    self.cast(v, &t)
+                } else {
+                    v
+                }
+            }
+            Place::Mem { ptr, vol } => {
+                let pt = self.vty(ptr);
+                let want = t.clone().ptr_to();
+                let ptr = if pt != want { self.val(IK::Cast(ptr), want) } else { ptr };
+                self.val(IK::Load { ptr, volatile: vol }, t)
+            }
+        }
+    }
+
+    fn store(&mut self, p: Place, v: ValueId) {
+        let p = self.place_restore(p);
+        match p {
+            Place::Spilled(..) => unreachable!(),
+            Place::Local(l) => {
+                let lt = self.f.locals[l.index()].ty.clone();
+                let v = if self.vty(v) != lt { self.cast(v, &lt) } else { v };
+                self.emit(IK::StoreLocal(l, v), None);
+            }
+            Place::Mem { ptr, vol } => {
+                let want = self.vty(v).ptr_to();
+                let ptr = if self.vty(ptr) != want { self.val(IK::Cast(ptr), want) } else { ptr };
+                self.emit(IK::Store { ptr, value: v, volatile: vol }, None);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ initializers
+
+    fn has_zero(i: &Init) -> bool {
+        match i {
+            Init::Zero(_) => true,
+            Init::Expr(_) => false,
+            Init::List { items, .. } => items.iter().any(Self::has_zero),
+        }
+    }
+
+    fn zero_fill(&mut self, p: Place, t: &QTy) {
+        let it = self.ty(t);
+        if it.scalar_size().is_some() {
+            let z = zero_const(&it);
+            let v = self.val(IK::Const(z), it);
+            self.store(p, v);
+            return;
+        }
+        let (size, _) = self.m.module.layout(&it);
+        let a = self.addr(p);
+        let a = self.val(IK::Cast(a), ir::Type::Void.ptr_to());
+        let zero = self.iconst(0, ir::Type::I32);
+        let n = self.iconst(size as i64, ir::Type::U64);
+        self.emit(IK::CallBuiltin { builtin: ir::Builtin::Memset, args: vec![a, zero, n] }, Some(ir::Type::Void.ptr_to()));
+    }
+
+    fn init(&mut self, p: Place, i: &Init) {
+        match i {
+            Init::Zero(t) => self.zero_fill(p, t),
+            Init::Expr(e) => {
+                let v = self.value(e);
+                self.store(p, v);
+            }
+            Init::List { ty, items, .. } => {
+                if Self::has_zero(i) {
+                    self.zero_fill(p, ty);
+                }
+                let ptr = self.addr(p);
+                let ptr_l = if i.has_control_flow() { Some(self.spill(ptr)) } else { None };
+                match &ty.ty {
+                    Ty::Array(e, _) => {
+                        let et = self.ty(e);
+                        for (k, it) in items.iter().enumerate() {
+                            if matches!(it, Init::Zero(_)) {
+                                continue;
+                            }
+                            let base = match ptr_l {
+                                Some(l) => self.reload(l),
+                                None => ptr,
+                            };
+                            let b = self.val(IK::Cast(base), et.clone().ptr_to());
+                            let idx = self.iconst(k as i64, ir::Type::I64);
+                            let ep = self.val(IK::PtrAdd { base: b, index: idx }, et.clone().ptr_to());
+                            self.init(Place::Mem { ptr: ep, vol: false }, it);
+                        }
+                    }
+                    Ty::Record(r) => {
+                        let sid = match self.m.ty(&Ty::Record(*r)) {
+                            ir::Type::Struct(s) => s,
+                            _ => unreachable!(),
+                        };
+                        let fields = self.m.prog.types.rec(*r).fields.clone().unwrap_or_default();
+                        let um = match i {
+                            Init::List { union_member, .. } => *union_member,
+                            _ => None,
+                        };
+                        for (k, it) in items.iter().enumerate() {
+                            if matches!(it, Init::Zero(_)) {
+                                continue;
+                            }
+                            let fidx = um.map(|m| m as usize).unwrap_or(k);
+                            let base = match ptr_l {
+                                Some(l) => self.reload(l),
+                                None => ptr,
+                            };
+                            let fty = self.m.ty(&fields[fidx].ty.ty);
+                            let fp = self.val(IK::FieldAddr { base, strukt: sid, field: fidx as u32 }, fty.ptr_to());
+                            self.init(Place::Mem { ptr: fp, vol: false }, it);
+                        }
+                    }
+                    _ => {
+                        if let Some(it) = items.first() {
+                            self.init(p, it);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ values
+
+    fn fma_parts<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, &'e Expr)> {
+        if let ExprKind::Binary(BinOp::Mul, a, b) = &e.kind {
+            if e.ty.ty.is_float() {
+                return Some((a, b));
+            }
+        }
+        None
+    }
+
+    fn fma(&mut self, t: &ir::Type, a: ValueId, b: ValueId, c: ValueId) -> ValueId {
+        let name = if *t == ir::Type::F32 { "fmaf" } else { "fma" };
+        self.val(IK::CallBuiltin { builtin: ir::Builtin::Math(name.into()), args: vec![a, b, c] }, t.clone())
+    }
+
+    /// `x + y` / `x - y` of floats with a product operand, contracted like nvcc.
+    fn try_fma(&mut self, op: BinOp, x: &Expr, y: &Expr, t: &ir::Type) -> Option<ValueId> {
+        if !self.m.opts.fmad || !matches!(op, BinOp::Add | BinOp::Sub) || !t.is_float() {
+            return None;
+        }
+        if let Some((a, b)) = self.fma_parts(x) {
+            // a*b + y, a*b - y
+            let v = self.operands(&[a, b, y]);
+            let c = if op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, v[2]), t.clone()) } else { v[2] };
+            return Some(self.fma(t, v[0], v[1], c));
+        }
+        if let Some((a, b)) = self.fma_parts(y) {
+            // x + a*b, x - a*b
+            let v = self.operands(&[x, a, b]);
+            let a = if op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, v[1]), t.clone()) } else { v[1] };
+            return Some(self.fma(t, a, v[2], v[0]));
+        }
+        None
+    }
+
+    fn value(&mut self, e: &Expr) -> ValueId {
+        match self.value_opt(e) {
+            Some(v) => v,
+            None => self.iconst(0, ir::Type::I32),
+        }
+    }
+
+    fn value_opt(&mut self, e: &Expr) -> Option<ValueId> {
+        let t = self.ty(&e.ty);
+        Some(match &e.kind {
+            ExprKind::Error => self.iconst(0, ir::Type::I32),
+            ExprKind::Int(v) => self.iconst(*v as i64, t),
+            ExprKind::Float(f) => {
+                let c = if t == ir::Type::F32 { ir::Const::F32(*f as f32) } else { ir::Const::F64(*f) };
+                self.val(IK::Const(c), t)
+            }
+            ExprKind::Null => self.val(IK::Const(ir::Const::Null(t.clone())), t),
+            ExprKind::Special(r) => {
+                let rt = if *r == ir::SpecialReg::WarpSize { ir::Type::I32 } else { ir::Type::U32 };
+                let v = self.val(IK::Special(*r), rt);
+                self.cast(v, &t)
+            }
+            ExprKind::SpecialVec(sv) => {
+                let l = self.temp(t.clone());
+                let sid = match &t {
+                    ir::Type::Struct(s) => *s,
+                    _ => unreachable!(),
+                };
+                let base = self.val(IK::LocalAddr(l), t.clone().ptr_to());
+                let dims = [ir::Dim::X, ir::Dim::Y, ir::Dim::Z];
+                let fields = self.m.module.structs[sid.index()].fields.clone();
+                for (k, d) in dims.iter().enumerate() {
+                    let r = match sv {
+                        SpecialVar::ThreadIdx => ir::SpecialReg::ThreadIdx(*d),
+                        SpecialVar::BlockIdx => ir::SpecialReg::BlockIdx(*d),
+                        SpecialVar::BlockDim => ir::SpecialReg::BlockDim(*d),
+                        SpecialVar::GridDim => ir::SpecialReg::GridDim(*d),
+                    };
+                    let Some(fd) = fields.get(k) else { break };
+                    let v = self.val(IK::Special(r), ir::Type::U32);
+                    let v = self.cast(v, &fd.ty);
+                    let fp = self.val(IK::FieldAddr { base, strukt: sid, field: k as u32 }, fd.ty.clone().ptr_to());
+                    self.emit(IK::Store { ptr: fp, value: v, volatile: false }, None);
+                }
+                self.val(IK::LoadLocal(l), t)
+            }
+            ExprKind::Load(x) => {
+                let p = self.place(x);
+                self.load(p, t)
+            }
+            ExprKind::Decay(x) => {
+                if let ExprKind::Str(s) = &x.kind {
+                    let v = self.val(IK::Const(ir::Const::Str(s.clone())), ir::Type::I8.ptr_to());
+                    return Some(self.cast(v, &t));
+                }
+                let p = self.place(x);
+                let a = self.addr(p);
+                self.cast(a, &t)
+            }
+            ExprKind::AddrOf(x) => {
+                let p = self.place(x);
+                let a = self.addr(p);
+                self.cast(a, &t)
+            }
+            ExprKind::Cast(x) => {
+                let v = self.value(x);
+                self.cast(v, &t)
+            }
+            ExprKind::Bitcast(x) => {
+                let v = self.value(x);
+                self.val(IK::Bitcast(v), t)
+            }
+            ExprKind::ToVoid(x) => {
+                self.value_opt(x);
+                return None;
+            }
+            ExprKind::Neg(x) => {
+                let v = self.value(x);
+                self.val(IK::Unary(ir::UnaryOp::Neg, v), t)
+            }
+            ExprKind::BitNot(x) => {
+                let v = self.value(x);
+                self.val(IK::Unary(ir::UnaryOp::Not, v), t)
+            }
+            ExprKind::LNot(x) => {
+                let v = self.value(x);
+                self.val(IK::Unary(ir::UnaryOp::LNot, v), t)
+            }
+            ExprKind::Binary(op, a, b) => {
+                if let Some(v) = self.try_fma(*op, a, b, &t) {
+                    return Some(v);
+                }
+                let v = self.operands(&[a, b]);
+                self.val(IK::Binary(hb(*op), v[0], v[1]), t)
+            }
+            ExprKind::PtrAdd(p, i) => {
+                let v = self.operands(&[p, i]);
+                self.val(IK::PtrAdd { base: v[0], index: v[1] }, t)
+            }
+            ExprKind::PtrDiff(a, b) => {
+                let v = self.operands(&[a, b]);
+                let d = self.val(IK::PtrDiff(v[0], v[1]), ir::Type::I64);
+                self.cast(d, &t)
+            }
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+                let and = matches!(e.kind, ExprKind::LogAnd(..));
+                let tmp = self.temp(ir::Type::Bool);
+                let av = self.value(a);
+                self.emit(IK::StoreLocal(tmp, av), None);
+                let (rhs, join) = (self.new_block(), self.new_block());
+                let (th, el) = if and { (rhs, join) } else { (join, rhs) };
+                self.terminate(Terminator::Branch { cond: av, then: th, else_: el });
+                self.switch_to(rhs);
+                let bv = self.value(b);
+                self.emit(IK::StoreLocal(tmp, bv), None);
+                self.jump(join);
+                self.switch_to(join);
+                self.val(IK::LoadLocal(tmp), ir::Type::Bool)
+            }
+            ExprKind::Cond(c, a, b) => {
+                if e.lvalue {
+                    let p = self.place(e);
+                    return Some(self.load(p, t));
+                }
+                // Cheap, side-effect-free arms: a select.
+                let cv = self.value(c);
+                let (tb, eb, join) = (self.new_block(), self.new_block(), self.new_block());
+                self.terminate(Terminator::Branch { cond: cv, then: tb, else_: eb });
+                let tmp = if t == ir::Type::Void { None } else { Some(self.temp(t.clone())) };
+                for (blk, x) in [(tb, a), (eb, b)] {
+                    self.switch_to(blk);
+                    let v = self.value_opt(x);
+                    if let (Some(l), Some(v)) = (tmp, v) {
+                        self.emit(IK::StoreLocal(l, v), None);
+                    }
+                    self.jump(join);
+                }
+                self.switch_to(join);
+                let l = tmp?;
+                self.reload(l)
+            }
+            ExprKind::Assign(..) | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => {
+                let (v, _) = self.assign_like(e);
+                return v;
+            }
+            ExprKind::Comma(a, b) => {
+                self.value_opt(a);
+                return self.value_opt(b);
+            }
+            ExprKind::Call(fid, args) => {
+                let refs: Vec<&Expr> = args.iter().collect();
+                let vals = self.operands(&refs);
+                let func = self.m.funcs[fid];
+                return self.emit(IK::Call { func, args: vals }, Some(t));
+            }
+            ExprKind::Builtin(k, args) => return self.builtin(k, args, t),
+            ExprKind::Temp(x) => self.value(x),
+            ExprKind::InitTemp(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Str(_) => {
+                let p = self.place(e);
+                self.load(p, t)
+            }
+        })
+    }
+
+    /// Assignment, compound assignment, increment/decrement: (value, place of the lhs).
+    fn assign_like(&mut self, e: &Expr) -> (Option<ValueId>, Place) {
+        match &e.kind {
+            ExprKind::Assign(l, r) => {
+                // C++17: the right operand is sequenced before the left.
+                let v = self.value(r);
+                let v = if l.has_control_flow() { Err(self.spill(v)) } else { Ok(v) };
+                let p = self.place(l);
+                let v = match v {
+                    Ok(v) => v,
+                    Err(s) => self.reload(s),
+                };
+                self.store(p, v);
+                (Some(v), p)
+            }
+            ExprKind::CompoundAssign { op, lhs, rhs, comp } => {
+                let p = self.place(lhs);
+                let p = self.place_keep(p, rhs);
+                let lt = self.ty(&lhs.ty);
+                let ct = self.ty(comp);
+                if lt.is_pointer() {
+                    let r = self.value(rhs);
+                    let p = self.place_restore(p);
+                    let old = self.load(p, lt.clone());
+                    let r = if *op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, r), self.vty(r)) } else { r };
+                    let nv = self.val(IK::PtrAdd { base: old, index: r }, lt);
+                    self.store(p, nv);
+                    return (Some(nv), p);
+                }
+                let fma = if self.m.opts.fmad && ct.is_float() && matches!(op, BinOp::Add | BinOp::Sub) { self.fma_parts(rhs) } else { None };
+                let nv = if let Some((a, b)) = fma {
+                    let v = self.operands(&[a, b]);
+                    let p2 = self.place_restore(p);
+                    let old = self.load(p2, lt.clone());
+                    let oc = self.cast(old, &ct);
+                    let a = if *op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, v[0]), ct.clone()) } else { v[0] };
+                    let r = self.fma(&ct, a, v[1], oc);
+                    let nv = self.cast(r, &lt);
+                    self.store(p2, nv);
+                    return (Some(nv), p2);
+                } else {
+                    let r = self.value(rhs);
+                    let p2 = self.place_restore(p);
+                    let old = self.load(p2, lt.clone());
+                    let oc = self.cast(old, &ct);
+                    let r = self.cast(r, &ct);
+                    let res = self.val(IK::Binary(hb(*op), oc, r), ct.clone());
+                    let nv = self.cast(res, &lt);
+                    self.store(p2, nv);
+                    (nv, p2)
+                };
+                (Some(nv.0), nv.1)
+            }
+            ExprKind::IncDec { inc, post, expr } => {
+                let p = self.place(expr);
+                let lt = self.ty(&expr.ty);
+                let old = self.load(p, lt.clone());
+                let nv = if lt.is_pointer() {
+                    let one = self.iconst(if *inc { 1 } else { -1 }, ir::Type::I64);
+                    self.val(IK::PtrAdd { base: old, index: one }, lt)
+                } else if lt == ir::Type::Bool {
+                    let c = self.iconst(*inc as i64, ir::Type::Bool);
+                    c
+                } else {
+                    let one = self.iconst(1, lt.clone());
+                    let op = if *inc { ir::BinaryOp::Add } else { ir::BinaryOp::Sub };
+                    self.val(IK::Binary(op, old, one), lt)
+                };
+                self.store(p, nv);
+                (Some(if *post { old } else { nv }), p)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    fn builtin(&mut self, k: &BuiltinKind, args: &[Expr], t: ir::Type) -> Option<ValueId> {
+        let refs: Vec<&Expr> = args.iter().collect();
+        if let BuiltinKind::Barrier(kind) = k {
+            let vals = self.operands(&refs);
+            let next = self.new_block();
+            let result = if *kind == ir::BarrierKind::Sync { None } else { Some(self.temp(ir::Type::I32)) };
+            self.terminate(Terminator::Barrier { kind: *kind, pred: vals.first().copied(), result, next });
+            self.switch_to(next);
+            let r = result?;
+            let v = self.reload(r);
+            return Some(self.cast(v, &t));
+        }
+        let vals = self.operands(&refs);
+        let b = match k {
+            BuiltinKind::Math(n) => ir::Builtin::Math(n.clone()),
+            BuiltinKind::Printf => ir::Builtin::Printf,
+            BuiltinKind::AssertFail => ir::Builtin::AssertFail,
+            BuiltinKind::Trap => ir::Builtin::Trap,
+            BuiltinKind::Clock => ir::Builtin::Clock,
+            BuiltinKind::Clock64 => ir::Builtin::Clock64,
+            BuiltinKind::Fence(s) => ir::Builtin::Fence(*s),
+            BuiltinKind::Atomic { op, scope } => ir::Builtin::Atomic { op: *op, scope: *scope },
+            BuiltinKind::Memcpy => ir::Builtin::Memcpy,
+            BuiltinKind::Memset => ir::Builtin::Memset,
+            BuiltinKind::Barrier(_) => unreachable!(),
+        };
+        self.emit(IK::CallBuiltin { builtin: b, args: vals }, Some(t))
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn label_block(&mut self, id: u32) -> BlockId {
+        if let Some(b) = self.labels.get(&id) {
+            return *b;
+        }
+        let b = self.new_block();
+        self.labels.insert(id, b);
+        b
+    }
+
+    fn cond_branch(&mut self, c: &Expr, then: BlockId, else_: BlockId) {
+        let v = self.value(c);
+        self.terminate(Terminator::Branch { cond: v, then, else_ });
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        if !matches!(s.kind, StmtKind::Block(_)) {
+            if let Some(l) = self.m.loc(s.span) {
+                self.loc = Some(l);
+            }
+        }
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.value_opt(e);
+            }
+            StmtKind::Decl(l, init) => {
+                if let Some(i) = init {
+                    self.init(Place::Local(ir::LocalId(l.0)), i);
+                }
+            }
+            StmtKind::Block(v) => {
+                for s in v {
+                    self.stmt(s);
+                }
+            }
+            StmtKind::If(c, t, e) => {
+                let (tb, join) = (self.new_block(), self.new_block());
+                let eb = if e.is_some() { self.new_block() } else { join };
+                self.cond_branch(c, tb, eb);
+                self.switch_to(tb);
+                self.stmt(t);
+                self.jump(join);
+                if let Some(e) = e {
+                    self.switch_to(eb);
+                    self.stmt(e);
+                    self.jump(join);
+                }
+                self.switch_to(join);
+            }
+            StmtKind::While(c, body) => {
+                let (head, bb, exit) = (self.new_block(), self.new_block(), self.new_block());
+                self.jump(head);
+                self.switch_to(head);
+                self.cond_branch(c, bb, exit);
+                self.switch_to(bb);
+                self.breaks.push(exit);
+                self.conts.push(head);
+                self.stmt(body);
+                self.breaks.pop();
+                self.conts.pop();
+                self.jump(head);
+                self.switch_to(exit);
+            }
+            StmtKind::DoWhile(body, c) => {
+                let (bb, cond, exit) = (self.new_block(), self.new_block(), self.new_block());
+                self.jump(bb);
+                self.switch_to(bb);
+                self.breaks.push(exit);
+                self.conts.push(cond);
+                self.stmt(body);
+                self.breaks.pop();
+                self.conts.pop();
+                self.jump(cond);
+                self.switch_to(cond);
+                self.cond_branch(c, bb, exit);
+                self.switch_to(exit);
+            }
+            StmtKind::For(init, c, step, body) => {
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                let (head, bb, stp, exit) = (self.new_block(), self.new_block(), self.new_block(), self.new_block());
+                self.jump(head);
+                self.switch_to(head);
+                match c {
+                    Some(c) => self.cond_branch(c, bb, exit),
+                    None => self.jump(bb),
+                }
+                self.switch_to(bb);
+                self.breaks.push(exit);
+                self.conts.push(stp);
+                self.stmt(body);
+                self.breaks.pop();
+                self.conts.pop();
+                self.jump(stp);
+                self.switch_to(stp);
+                if let Some(st) = step {
+                    self.value_opt(st);
+                }
+                self.jump(head);
+                self.switch_to(exit);
+            }
+            StmtKind::Switch { cond, body, cases, default } => {
+                let v = self.value(cond);
+                let exit = self.new_block();
+                let cs: Vec<(i64, BlockId)> = cases.iter().map(|(val, id)| (*val, self.label_block(*id))).collect();
+                let d = match default {
+                    Some(id) => self.label_block(*id),
+                    None => exit,
+                };
+                self.terminate(Terminator::Switch { value: v, cases: cs, default: d });
+                let dead = self.new_block();
+                self.switch_to(dead);
+                self.breaks.push(exit);
+                self.stmt(body);
+                self.breaks.pop();
+                self.jump(exit);
+                self.switch_to(exit);
+            }
+            StmtKind::Case(id, body) | StmtKind::Label(id, body) => {
+                let b = self.label_block(*id);
+                self.jump(b);
+                self.switch_to(b);
+                self.stmt(body);
+            }
+            StmtKind::Break => {
+                if let Some(b) = self.breaks.last().copied() {
+                    self.terminate(Terminator::Jump(b));
+                }
+            }
+            StmtKind::Continue => {
+                if let Some(b) = self.conts.last().copied() {
+                    self.terminate(Terminator::Jump(b));
+                }
+            }
+            StmtKind::Return(e) => {
+                let v = e.as_ref().and_then(|e| self.value_opt(e));
+                let v = match v {
+                    Some(v) => {
+                        let rt = self.f.ret.clone();
+                        Some(if self.vty(v) != rt && rt.scalar_size().is_some() { self.cast(v, &rt) } else { v })
+                    }
+                    None => None,
+                };
+                self.terminate(Terminator::Return(v));
+            }
+            StmtKind::Goto(id) => {
+                let b = self.label_block(*id);
+                self.terminate(Terminator::Jump(b));
+            }
+            StmtKind::Empty => {}
+        }
+    }
+}

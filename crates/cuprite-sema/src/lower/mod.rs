@@ -1,0 +1,264 @@
+//! Typed HIR → IR: types and struct layouts, globals and their constant initializers,
+//! the reachable device functions (`func.rs`).
+
+mod func;
+
+use crate::check::{eval_const, CVal};
+use crate::hir::*;
+use crate::ty::*;
+use crate::{Locate, SemaOptions};
+use cuprite_front::ast::Span;
+use cuprite_ir as ir;
+use std::collections::HashMap;
+
+pub(crate) struct ModLower<'a> {
+    pub prog: &'a Program,
+    pub opts: &'a SemaOptions,
+    pub locate: &'a dyn Locate,
+    pub module: ir::Module,
+    structs: HashMap<RecId, ir::StructId>,
+    pub funcs: HashMap<FnId, ir::FuncId>,
+    pub globals: HashMap<GVarId, ir::GlobalId>,
+    files: HashMap<String, ir::FileId>,
+}
+
+impl<'a> ModLower<'a> {
+    pub fn loc(&mut self, span: Span) -> Option<ir::SrcLoc> {
+        let (file, line, col) = self.locate.locate(span)?;
+        let n = self.files.len() as u32;
+        let id = *self.files.entry(file.clone()).or_insert_with(|| {
+            self.module.files.push(file);
+            ir::FileId(n)
+        });
+        Some(ir::SrcLoc { file: id, line, col })
+    }
+
+    pub fn int_ty(k: IntKind) -> ir::Type {
+        match (k.size(), k.signed()) {
+            (1, true) => ir::Type::I8,
+            (1, false) => ir::Type::U8,
+            (2, true) => ir::Type::I16,
+            (2, false) => ir::Type::U16,
+            (4, true) => ir::Type::I32,
+            (4, false) => ir::Type::U32,
+            (_, true) => ir::Type::I64,
+            (_, false) => ir::Type::U64,
+        }
+    }
+
+    pub fn ty(&mut self, t: &Ty) -> ir::Type {
+        match t {
+            Ty::Error => ir::Type::I32,
+            Ty::Void => ir::Type::Void,
+            Ty::Bool => ir::Type::Bool,
+            Ty::Int(k) => Self::int_ty(*k),
+            Ty::Float => ir::Type::F32,
+            Ty::Double => ir::Type::F64,
+            Ty::Nullptr => ir::Type::Ptr(Box::new(ir::Type::Void)),
+            Ty::Ptr(p) | Ty::Ref(p) => match &p.ty {
+                Ty::Func(f) => ir::Type::FnPtr(Box::new(self.sig(f))),
+                other => ir::Type::Ptr(Box::new(self.ty(other))),
+            },
+            Ty::Array(e, n) => ir::Type::Array(Box::new(self.ty(&e.ty)), n.unwrap_or(0)),
+            Ty::Record(r) => ir::Type::Struct(self.record(*r)),
+            Ty::Enum(e) => Self::int_ty(self.prog.types.enm(*e).underlying),
+            Ty::Func(f) => ir::Type::FnPtr(Box::new(self.sig(f))),
+        }
+    }
+
+    fn sig(&mut self, f: &FnTy) -> ir::Signature {
+        ir::Signature {
+            params: f.params.iter().map(|p| self.ty(&p.ty)).collect(),
+            ret: self.ty(&f.ret.ty),
+            variadic: f.variadic,
+        }
+    }
+
+    fn record(&mut self, r: RecId) -> ir::StructId {
+        if let Some(s) = self.structs.get(&r) {
+            return *s;
+        }
+        let d = self.prog.types.rec(r);
+        let id = ir::StructId(self.module.structs.len() as u32);
+        self.structs.insert(r, id);
+        let base = match &d.name {
+            Some(n) => {
+                let mut s = d.scope.join("::");
+                if !s.is_empty() {
+                    s.push_str("::");
+                }
+                s + n
+            }
+            None => format!("anon.{}", r.0),
+        };
+        let mut name = base.clone();
+        let mut k = 1;
+        while self.module.structs.iter().any(|s| s.name == name) {
+            k += 1;
+            name = format!("{base}.{k}");
+        }
+        self.module.structs.push(ir::StructDef { name, is_union: d.is_union, fields: vec![], size: d.size, align: d.align });
+        let mut fields = Vec::new();
+        for (i, f) in d.fields.iter().flatten().enumerate() {
+            let ty = self.ty(&f.ty.ty);
+            fields.push(ir::Field { name: f.name.clone().unwrap_or_else(|| format!("__anon{i}")), ty, offset: f.offset });
+        }
+        self.module.structs[id.index()].fields = fields;
+        id
+    }
+
+    fn const_of(&mut self, v: CVal, t: &Ty) -> Option<ir::Init> {
+        let irt = self.ty(t);
+        Some(match v {
+            CVal::Int(i) => ir::Init::Scalar(match irt {
+                ir::Type::Bool => ir::Const::Bool(i != 0),
+                ir::Type::F32 => ir::Const::F32(i as f32),
+                ir::Type::F64 => ir::Const::F64(i as f64),
+                ir::Type::Ptr(_) if i == 0 => ir::Const::Null(irt),
+                t if t.is_integer() => ir::Const::Int(i as i64, t),
+                _ => return None,
+            }),
+            CVal::Float(f) => ir::Init::Scalar(match irt {
+                ir::Type::F32 => ir::Const::F32(f as f32),
+                _ => ir::Const::F64(f),
+            }),
+            CVal::Null => ir::Init::Scalar(ir::Const::Null(irt)),
+            CVal::Addr(g, off) => ir::Init::GlobalAddr { global: *self.globals.get(&g)?, offset: off },
+            CVal::Str(s, 0) => ir::Init::Scalar(ir::Const::Str(s)),
+            CVal::Str(s, off) => {
+                // A string plus an offset: make the string a global.
+                let gid = ir::GlobalId(self.module.globals.len() as u32);
+                let n = s.len() as u64 + 1;
+                let mut items: Vec<ir::Init> = s.iter().map(|c| ir::Init::Scalar(ir::Const::Int(*c as i8 as i64, ir::Type::I8))).collect();
+                items.push(ir::Init::Zero);
+                self.module.globals.push(ir::Global {
+                    name: format!("str.{}", gid.0),
+                    ty: ir::Type::Array(Box::new(ir::Type::I8), n),
+                    space: ir::AddressSpace::Constant,
+                    align: None,
+                    init: Some(ir::Init::Aggregate(items)),
+                    host_symbol: None,
+                    dynamic_shared: false,
+                    loc: None,
+                });
+                ir::Init::GlobalAddr { global: gid, offset: off }
+            }
+        })
+    }
+
+    fn init(&mut self, i: &Init) -> Option<ir::Init> {
+        Some(match i {
+            Init::Zero(_) => ir::Init::Zero,
+            Init::Expr(e) => {
+                let v = eval_const(self.prog, e)?;
+                self.const_of(v, &e.ty.ty)?
+            }
+            Init::List { items, .. } => {
+                let mut out = Vec::new();
+                for it in items {
+                    out.push(self.init(it)?);
+                }
+                ir::Init::Aggregate(out)
+            }
+        })
+    }
+}
+
+/// Lower the checked program: every kernel and what it reaches, all device variables.
+pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> ir::Module {
+    let mut m = ModLower {
+        prog,
+        opts,
+        locate,
+        module: ir::Module::default(),
+        structs: HashMap::new(),
+        funcs: HashMap::new(),
+        globals: HashMap::new(),
+        files: HashMap::new(),
+    };
+    // Reachable functions from the kernels.
+    let mut order: Vec<FnId> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut work: Vec<FnId> = prog
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.space == ExecSpace::Global && f.body.is_some())
+        .map(|(i, _)| FnId(i as u32))
+        .collect();
+    work.reverse();
+    while let Some(f) = work.pop() {
+        if !seen.insert(f) || prog.functions[f.0 as usize].body.is_none() {
+            continue;
+        }
+        order.push(f);
+        let b = prog.functions[f.0 as usize].body.as_ref().unwrap();
+        for c in b.calls.iter().rev() {
+            work.push(*c);
+        }
+    }
+    // Globals: every device variable, and the function-local shared ones used.
+    let mut used_local = std::collections::HashSet::new();
+    for f in &order {
+        for g in &prog.functions[f.0 as usize].body.as_ref().unwrap().globals_used {
+            used_local.insert(*g);
+        }
+    }
+    let mut gl: Vec<GVarId> = Vec::new();
+    for (i, g) in prog.globals.iter().enumerate() {
+        let id = GVarId(i as u32);
+        let keep = match g.space {
+            VarSpace::Host => false,
+            _ if g.function_local => used_local.contains(&id),
+            VarSpace::Shared => true,
+            _ => !g.is_extern,
+        };
+        if keep {
+            m.globals.insert(id, ir::GlobalId(gl.len() as u32));
+            gl.push(id);
+        }
+    }
+    for id in &gl {
+        let g = &prog.globals[id.0 as usize];
+        let ty = m.ty(&g.ty.ty);
+        let space = match g.space {
+            VarSpace::Constant => ir::AddressSpace::Constant,
+            VarSpace::Shared => ir::AddressSpace::Shared,
+            _ => ir::AddressSpace::Global,
+        };
+        let loc = m.loc(g.span);
+        let mut name = g.scope.join("::");
+        if !name.is_empty() {
+            name.push_str("::");
+        }
+        name.push_str(&g.name);
+        let host_symbol = match g.space {
+            VarSpace::Shared => None,
+            _ => Some(crate::mangle::mangle_variable(&g.scope, &g.name, g.extern_c)),
+        };
+        m.module.globals.push(ir::Global {
+            name,
+            ty,
+            space,
+            align: g.align,
+            init: None,
+            host_symbol,
+            dynamic_shared: g.space == VarSpace::Shared && matches!(g.ty.ty, Ty::Array(_, None)),
+            loc,
+        });
+    }
+    for (k, id) in gl.iter().enumerate() {
+        if let Some(i) = &prog.globals[id.0 as usize].init {
+            let v = m.init(i);
+            m.module.globals[k].init = v;
+        }
+    }
+    for (k, f) in order.iter().enumerate() {
+        m.funcs.insert(*f, ir::FuncId(k as u32));
+    }
+    for f in &order {
+        let func = func::lower_function(&mut m, *f);
+        m.module.functions.push(func);
+    }
+    m.module
+}
