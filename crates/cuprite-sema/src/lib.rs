@@ -79,3 +79,23 @@ pub fn compile_with(tu: &ast::TranslationUnit, locate: &dyn Locate, opts: &SemaO
     }
     Ok(Output { module, warnings: diags })
 }
+
+impl Locate for cuprite_front::SourceMap {
+    fn locate(&self, span: Span) -> Option<(String, u32, u32)> {
+        let l = self.lookup(span.lo);
+        if l.file.is_empty() {
+            return None;
+        }
+        Some((l.file, l.line, l.col))
+    }
+}
+
+/// Check and lower a translation unit. Warnings are dropped on success; use
+/// [`compile_with`] to get them. On failure, all diagnostics (errors and warnings).
+pub fn compile(
+    tu: &ast::TranslationUnit,
+    sm: &cuprite_front::SourceMap,
+    opts: &SemaOptions,
+) -> Result<cuprite_ir::Module, Vec<Diagnostic>> {
+    compile_with(tu, sm, opts).map(|o| o.module)
+}
