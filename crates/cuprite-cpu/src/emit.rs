@@ -779,7 +779,21 @@ impl<'m> ModCx<'m> {
             if r > 0 {
                 tb.push(Stmt::If { cond: Expr::un("!", id("__alive").index(id("__t"))), then: vec![Stmt::Continue], else_: vec![] });
             }
-            tb.push(run().arrow("fault_thread_linear").assign(id("__t")).stmt());
+            // Recording the thread for fault messages costs a store per thread, which
+            // stops the C compiler from vectorising the thread loop: do it in regions that
+            // are not vectorisable anyway (calls, runtime services) and under -G. Elsewhere
+            // the thread is unknown (UINT32_MAX) and the runtime names only the block.
+            let slow = self.opts.line_directives
+                || reg.blocks.iter().flat_map(|b| &f.block(*b).insts).any(|i| match &i.kind {
+                    InstKind::Call { .. } | InstKind::CallIndirect { .. } => true,
+                    InstKind::CallBuiltin { builtin, .. } => !matches!(builtin, Builtin::Math(_)),
+                    _ => false,
+                });
+            if slow {
+                tb.push(run().arrow("fault_thread_linear").assign(id("__t")).stmt());
+            } else {
+                rb.push(run().arrow("fault_thread_linear").assign(lit("UINT32_MAX")).stmt());
+            }
             if need_ctx {
                 tb.push(id("__ctx").member("tid").assign(dim3("__tx", "__ty", "__tz")).stmt());
                 tb.push(id("__ctx").member("tlinear").assign(id("__t")).stmt());
@@ -804,7 +818,7 @@ impl<'m> ModCx<'m> {
             }
             if r == 0 {
                 for (i, p) in f.params.iter().enumerate() {
-                    if used.contains(p) {
+                    if used.contains(p) || regions.slot_locals.contains(p) {
                         tb.push(lv[p.index()].clone().assign(id(format!("__arg{i}"))).stmt());
                     }
                 }

@@ -249,7 +249,7 @@ int main(void) {
         let v: Vec<&str> = line.split(' ').collect();
         assert_eq!(v[0], v[1], "{}", r.stdout);
     }
-    assert!(r.stdout.ends_with("slots=16\n"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("slots=24\n"), "{}", r.stdout);
 }
 
 /// A barrier under a uniform condition (blockIdx-dependent), and threads that return
