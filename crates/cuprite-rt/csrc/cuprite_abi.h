@@ -115,6 +115,13 @@ int __cuprite_printf(const char *fmt, ...);
 void __cuprite_assert_fail(const char *expr, const char *file, unsigned line, const char *func,
                            cuprite_dim3 block, cuprite_dim3 thread) __attribute__((noreturn));
 
+/* A failed device assert in a thread that goes on (additive): prints CUDA's message for
+ * (block, thread) to stderr and marks the run; when the entry returns, the launch ends with
+ * cudaErrorAssert. Lets generated code report every failing thread, as a GPU does, before
+ * ending the run (with __cuprite_assert_fail for the last one, or by returning). */
+void __cuprite_assert_report(const char *expr, const char *file, unsigned line, const char *func,
+                             cuprite_dim3 block, cuprite_dim3 thread);
+
 /* __trap(): ends the current run with cudaErrorLaunchFailure. */
 void __cuprite_trap(void) __attribute__((noreturn));
 
@@ -129,6 +136,11 @@ long long __cuprite_clock64(void);
 /* Device heap: malloc/free in device code (cudaLimitMallocHeapSize). */
 void *__cuprite_device_malloc(size_t size);
 void __cuprite_device_free(void *ptr);
+
+/* Optional (additive): the compute capability the device code was built for (-arch),
+ * e.g. 75 or 90, called from the generated constructor before main. The CPU device then
+ * reports and enforces that capability's limits (default 90; CUPRITE_ARCH overrides). */
+void __cuprite_set_target_arch(unsigned int sm);
 
 /* ---- host side: provided by the runtime, called by rewritten host code ------------- */
 

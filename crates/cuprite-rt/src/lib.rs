@@ -1,1 +1,22 @@
-//! The CUDA runtime API on the CPU device.
+//! The CUDA runtime API on the CPU device (C ABI, linked statically into every program
+//! Cuprite builds).
+//!
+//! Layout: `api/` holds the thin `extern "C"` functions; they call into `context` (the
+//! device's state), `memory`, `stream`, `event`, `launch`, `registry`, `printf`, `props`;
+//! `device/` is the device abstraction (the CPU device runs kernels on `workers`).
+//! `csrc/guard.c` holds what must be C: fault containment (sigsetjmp/siglongjmp around
+//! device code), device printf formatting and the device-side error exits.
+
+pub mod abi;
+pub mod api;
+pub mod context;
+pub mod device;
+pub mod error;
+pub mod event;
+pub mod launch;
+pub mod memory;
+pub mod printf;
+pub mod props;
+pub mod registry;
+pub mod stream;
+pub mod workers;

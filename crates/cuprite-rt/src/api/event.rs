@@ -1,0 +1,85 @@
+//! Events.
+
+use super::out;
+use crate::context::ctx;
+use crate::error::{self, api, CudaError};
+use crate::{event, stream};
+use std::ffi::{c_uint, c_void};
+
+#[no_mangle]
+pub extern "C" fn cudaEventCreate(p: *mut *mut c_void) -> CudaError {
+    cudaEventCreateWithFlags(p, 0)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventCreateWithFlags(p: *mut *mut c_void, flags: c_uint) -> CudaError {
+    api(|| {
+        if p.is_null() || flags & !0x7 != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        ctx().check()?;
+        out(p, event::create(flags))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventRecord(e: *mut c_void, s: *mut c_void) -> CudaError {
+    api(|| {
+        let ev = event::resolve(e)?;
+        let st = stream::resolve(s)?;
+        ctx().check()?;
+        ev.record(&st);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventRecordWithFlags(e: *mut c_void, s: *mut c_void, _flags: c_uint) -> CudaError {
+    cudaEventRecord(e, s)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventQuery(e: *mut c_void) -> CudaError {
+    api(|| {
+        let ev = event::resolve(e)?;
+        ctx().check()?;
+        if ev.is_complete() {
+            Ok(())
+        } else {
+            Err(error::NOT_READY)
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventSynchronize(e: *mut c_void) -> CudaError {
+    api(|| {
+        let ev = event::resolve(e)?;
+        ev.wait();
+        crate::printf::flush();
+        ctx().check()
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> CudaError {
+    api(|| {
+        if ms.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let a = event::resolve(start)?;
+        let b = event::resolve(end)?;
+        ctx().check()?;
+        out(ms, event::elapsed_ms(&a, &b)?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> CudaError {
+    cudaEventElapsedTime(ms, start, end)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventDestroy(e: *mut c_void) -> CudaError {
+    api(|| event::destroy(e))
+}

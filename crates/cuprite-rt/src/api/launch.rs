@@ -1,0 +1,313 @@
+//! Launches: `<<<>>>` (push configuration + stub), cudaLaunchKernel, the legacy
+//! configure/setup/launch trio, function attributes and occupancy.
+
+use super::out;
+use crate::abi::Dim3;
+use crate::context::ctx;
+use crate::error::{self, api, CudaError, Result};
+use crate::launch::{self, CallConfig, PreparedLaunch};
+use crate::registry;
+use crate::stream::{self, Op};
+use std::cell::RefCell;
+use std::ffi::{c_int, c_uint, c_void};
+use std::sync::atomic::Ordering;
+
+/// Validates and enqueues one launch.
+pub fn launch_kernel(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *const *const c_void,
+    shared: usize,
+    st: *mut c_void,
+) -> Result<()> {
+    let c = ctx();
+    c.check()?;
+    let k = registry::kernel(func).ok_or(error::INVALID_RESOURCE_HANDLE)?;
+    if k.entry.is_none() {
+        return Err(error::INVALID_DEVICE_FUNCTION);
+    }
+    launch::validate(&k, grid, block, shared, &c.props().limits())?;
+    let s = stream::resolve(st)?;
+    let l = unsafe { PreparedLaunch::new(k, grid, block, shared, args)? };
+    let seq = s.submit(Op::Launch(Box::new(l)));
+    if c.launch_blocking {
+        c.queue.wait(seq);
+        crate::printf::flush();
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub extern "C" fn __cudaPushCallConfiguration(grid: Dim3, block: Dim3, shared: usize, st: *mut c_void) -> c_uint {
+    error::guard(0, || {
+        launch::push_config(CallConfig { grid, block, shared, stream: st });
+        0
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn __cudaPopCallConfiguration(
+    grid: *mut Dim3,
+    block: *mut Dim3,
+    shared: *mut usize,
+    st: *mut *mut c_void,
+) -> CudaError {
+    api(|| {
+        let c = launch::pop_config().ok_or(error::MISSING_CONFIGURATION)?;
+        if !grid.is_null() {
+            unsafe { *grid = c.grid };
+        }
+        if !block.is_null() {
+            unsafe { *block = c.block };
+        }
+        if !shared.is_null() {
+            unsafe { *shared = c.shared };
+        }
+        if !st.is_null() {
+            unsafe { *st = c.stream };
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __cuprite_launch_from_stub(stub: *const c_void, args: *mut *mut c_void) {
+    api(|| {
+        let c = launch::pop_config().ok_or(error::MISSING_CONFIGURATION)?;
+        launch_kernel(stub, c.grid, c.block, args as *const *const c_void, c.shared, c.stream)
+    });
+}
+
+#[no_mangle]
+pub extern "C" fn cudaLaunchKernel(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    st: *mut c_void,
+) -> CudaError {
+    api(|| launch_kernel(func, grid, block, args as *const *const c_void, shared, st))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaLaunchCooperativeKernel(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    st: *mut c_void,
+) -> CudaError {
+    cudaLaunchKernel(func, grid, block, args, shared, st)
+}
+
+// ---- legacy: cudaConfigureCall / cudaSetupArgument / cudaLaunch ------------------------
+
+thread_local! {
+    static ARG_STACK: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+#[no_mangle]
+pub extern "C" fn cudaConfigureCall(grid: Dim3, block: Dim3, shared: usize, st: *mut c_void) -> CudaError {
+    api(|| {
+        launch::push_config(CallConfig { grid, block, shared, stream: st });
+        let _ = ARG_STACK.try_with(|a| a.borrow_mut().clear());
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaSetupArgument(arg: *const c_void, size: usize, offset: usize) -> CudaError {
+    api(|| {
+        if arg.is_null() && size > 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        ARG_STACK
+            .try_with(|a| {
+                let mut a = a.borrow_mut();
+                if a.len() < offset + size {
+                    a.resize(offset + size, 0);
+                }
+                unsafe { std::ptr::copy_nonoverlapping(arg as *const u8, a.as_mut_ptr().add(offset), size) };
+            })
+            .map_err(|_| error::UNKNOWN)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaLaunch(func: *const c_void) -> CudaError {
+    api(|| {
+        let c = launch::pop_config().ok_or(error::MISSING_CONFIGURATION)?;
+        let k = registry::kernel(func).ok_or(error::INVALID_RESOURCE_HANDLE)?;
+        let bytes = ARG_STACK.try_with(|a| std::mem::take(&mut *a.borrow_mut())).unwrap_or_default();
+        let mut ptrs = Vec::with_capacity(k.param_sizes.len());
+        let mut off = 0usize;
+        for (i, &sz) in k.param_sizes.iter().enumerate() {
+            let al = (k.param_aligns.get(i).copied().unwrap_or(1) as usize).max(1);
+            off = (off + al - 1) & !(al - 1);
+            if off + sz as usize > bytes.len() {
+                return Err(error::INVALID_VALUE);
+            }
+            ptrs.push(unsafe { bytes.as_ptr().add(off) } as *const c_void);
+            off += sz as usize;
+        }
+        launch_kernel(func, c.grid, c.block, ptrs.as_ptr(), c.shared, c.stream)
+    })
+}
+
+// ---- function attributes ----------------------------------------------------------------
+
+#[repr(C)]
+pub struct FuncAttributes {
+    pub shared_size_bytes: usize,
+    pub const_size_bytes: usize,
+    pub local_size_bytes: usize,
+    pub max_threads_per_block: c_int,
+    pub num_regs: c_int,
+    pub ptx_version: c_int,
+    pub binary_version: c_int,
+    pub cache_mode_ca: c_int,
+    pub max_dynamic_shared_size_bytes: c_int,
+    pub preferred_shmem_carveout: c_int,
+    pub cluster_dim_must_be_set: c_int,
+    pub required_cluster_width: c_int,
+    pub required_cluster_height: c_int,
+    pub required_cluster_depth: c_int,
+    pub cluster_scheduling_policy_preference: c_int,
+    pub non_portable_cluster_size_allowed: c_int,
+    pub reserved: [c_int; 16],
+}
+
+#[no_mangle]
+pub extern "C" fn cudaFuncGetAttributes(attr: *mut FuncAttributes, func: *const c_void) -> CudaError {
+    api(|| {
+        if attr.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let c = ctx();
+        c.check()?;
+        let k = registry::kernel(func).ok_or(error::INVALID_RESOURCE_HANDLE)?;
+        let lim = c.props().limits();
+        let (major, minor) = c.device.compute_capability();
+        let opted = k.max_dynamic_shared.load(Ordering::Relaxed) as u64;
+        let max_dyn = if opted > 0 { opted } else { lim.shared_per_block.saturating_sub(k.static_shared_bytes) };
+        let max_threads = if k.max_threads_per_block > 0 {
+            k.max_threads_per_block.min(lim.max_threads_per_block)
+        } else {
+            lim.max_threads_per_block
+        };
+        out(
+            attr,
+            FuncAttributes {
+                shared_size_bytes: k.static_shared_bytes as usize,
+                const_size_bytes: 0,
+                local_size_bytes: k.local_bytes_per_thread as usize,
+                max_threads_per_block: max_threads as c_int,
+                num_regs: 32,
+                ptx_version: major * 10 + minor,
+                binary_version: major * 10 + minor,
+                cache_mode_ca: 0,
+                max_dynamic_shared_size_bytes: max_dyn as c_int,
+                preferred_shmem_carveout: k.carveout.load(Ordering::Relaxed),
+                cluster_dim_must_be_set: 0,
+                required_cluster_width: 0,
+                required_cluster_height: 0,
+                required_cluster_depth: 0,
+                cluster_scheduling_policy_preference: 0,
+                non_portable_cluster_size_allowed: 0,
+                reserved: [0; 16],
+            },
+        )
+    })
+}
+
+const ATTR_MAX_DYNAMIC_SHARED: c_int = 8;
+const ATTR_CARVEOUT: c_int = 9;
+
+#[no_mangle]
+pub extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: c_int, value: c_int) -> CudaError {
+    api(|| {
+        let c = ctx();
+        c.check()?;
+        let k = registry::kernel(func).ok_or(error::INVALID_RESOURCE_HANDLE)?;
+        match attr {
+            ATTR_MAX_DYNAMIC_SHARED => {
+                let lim = c.props().limits();
+                if value < 0 || value as u64 + k.static_shared_bytes > lim.shared_optin {
+                    return Err(error::INVALID_VALUE);
+                }
+                k.max_dynamic_shared.store(value as u32, Ordering::Relaxed);
+                Ok(())
+            }
+            ATTR_CARVEOUT => {
+                if !(-1..=100).contains(&value) {
+                    return Err(error::INVALID_VALUE);
+                }
+                k.carveout.store(value, Ordering::Relaxed);
+                Ok(())
+            }
+            10..=15 => Ok(()),
+            _ => Err(error::INVALID_VALUE),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, cfg: c_int) -> CudaError {
+    api(|| {
+        registry::kernel(func).ok_or(error::INVALID_RESOURCE_HANDLE)?;
+        if !(0..=3).contains(&cfg) {
+            return Err(error::INVALID_VALUE);
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, cfg: c_int) -> CudaError {
+    api(|| {
+        registry::kernel(func).ok_or(error::INVALID_RESOURCE_HANDLE)?;
+        if !(0..=2).contains(&cfg) {
+            return Err(error::INVALID_VALUE);
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    n: *mut c_int,
+    func: *const c_void,
+    block_size: c_int,
+    dyn_shared: usize,
+    _flags: c_uint,
+) -> CudaError {
+    api(|| {
+        let c = ctx();
+        let k = registry::kernel(func).ok_or(error::INVALID_RESOURCE_HANDLE)?;
+        if block_size <= 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        let p = c.props();
+        let per_sm_threads = p.attribute(39)?;
+        let per_sm_blocks = p.attribute(106)?;
+        let per_sm_shared = p.attribute(81)? as u64;
+        let reserved = p.attribute(111)? as u64;
+        let by_threads = per_sm_threads / block_size;
+        let shared = k.static_shared_bytes + dyn_shared as u64;
+        let by_shared = if shared > 0 { (per_sm_shared / (shared + reserved)) as c_int } else { c_int::MAX };
+        out(n, by_threads.min(per_sm_blocks).min(by_shared).max(0))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    n: *mut c_int,
+    func: *const c_void,
+    block_size: c_int,
+    dyn_shared: usize,
+) -> CudaError {
+    cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block_size, dyn_shared, 0)
+}

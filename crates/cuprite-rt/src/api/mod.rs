@@ -1,0 +1,22 @@
+//! The `extern "C"` functions of the runtime API. Each is thin: argument checks, then
+//! the runtime's modules. None panics across the boundary (`error::api`).
+
+pub mod abi;
+pub mod device;
+pub mod errors;
+pub mod event;
+pub mod launch;
+pub mod memory;
+pub mod stream;
+pub mod symbol;
+
+use crate::error::{self, Result};
+
+/// Writes through an out-pointer, or cudaErrorInvalidValue if it is null.
+pub(crate) fn out<T>(p: *mut T, v: T) -> Result<()> {
+    if p.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    unsafe { p.write(v) };
+    Ok(())
+}

@@ -1,0 +1,126 @@
+//! Streams: creation, destruction, synchronisation, queries, callbacks.
+
+use super::out;
+use crate::context::ctx;
+use crate::error::{self, api, CudaError};
+use crate::stream::{self, Op};
+use std::ffi::{c_int, c_uint, c_void};
+
+#[no_mangle]
+pub extern "C" fn cudaStreamCreate(p: *mut *mut c_void) -> CudaError {
+    cudaStreamCreateWithPriority(p, 0, 0)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamCreateWithFlags(p: *mut *mut c_void, flags: c_uint) -> CudaError {
+    cudaStreamCreateWithPriority(p, flags, 0)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamCreateWithPriority(p: *mut *mut c_void, flags: c_uint, priority: c_int) -> CudaError {
+    api(|| {
+        if p.is_null() || flags & !1 != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        ctx().check()?;
+        out(p, stream::create(flags, priority.clamp(-5, 0)))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamDestroy(s: *mut c_void) -> CudaError {
+    api(|| stream::destroy(s))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamSynchronize(s: *mut c_void) -> CudaError {
+    api(|| {
+        let st = stream::resolve(s)?;
+        st.synchronize();
+        crate::printf::flush();
+        ctx().check()
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamQuery(s: *mut c_void) -> CudaError {
+    api(|| {
+        let st = stream::resolve(s)?;
+        ctx().check()?;
+        if st.is_done() {
+            Ok(())
+        } else {
+            Err(error::NOT_READY)
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, e: *mut c_void, _flags: c_uint) -> CudaError {
+    api(|| {
+        // One ordered queue: every stream already waits for everything recorded before.
+        stream::resolve(s)?;
+        crate::event::resolve(e)?;
+        Ok(())
+    })
+}
+
+pub type StreamCallback = unsafe extern "C" fn(*mut c_void, c_int, *mut c_void);
+pub type HostFn = unsafe extern "C" fn(*mut c_void);
+
+#[derive(Clone, Copy)]
+struct Raw(*mut c_void);
+unsafe impl Send for Raw {}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamAddCallback(
+    s: *mut c_void,
+    cb: Option<StreamCallback>,
+    data: *mut c_void,
+    flags: c_uint,
+) -> CudaError {
+    api(|| {
+        let cb = cb.ok_or(error::INVALID_VALUE)?;
+        if flags != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        let st = stream::resolve(s)?;
+        let (h, d) = (Raw(s), Raw(data));
+        st.submit(Op::Host(Box::new(move || {
+            let (h, d) = (h, d);
+            let status = ctx().check().err().unwrap_or(0);
+            unsafe { cb(h.0, status, d.0) }
+        })));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaLaunchHostFunc(s: *mut c_void, f: Option<HostFn>, data: *mut c_void) -> CudaError {
+    api(|| {
+        let f = f.ok_or(error::INVALID_VALUE)?;
+        let st = stream::resolve(s)?;
+        ctx().check()?;
+        let d = Raw(data);
+        st.submit(Op::Host(Box::new(move || {
+            let d = d;
+            unsafe { f(d.0) }
+        })));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamGetFlags(s: *mut c_void, flags: *mut c_uint) -> CudaError {
+    api(|| out(flags, stream::resolve(s)?.flags))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamGetPriority(s: *mut c_void, p: *mut c_int) -> CudaError {
+    api(|| out(p, stream::resolve(s)?.priority))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamAttachMemAsync(s: *mut c_void, _p: *mut c_void, _len: usize, _flags: c_uint) -> CudaError {
+    api(|| stream::resolve(s).map(|_| ()))
+}

@@ -1,0 +1,163 @@
+//! The runtime's state for the (one) device: the device itself, the default stream's
+//! queue, the sticky error, limits and settings. Initialised on first use.
+
+use crate::device::{cpu::CpuDevice, Device};
+use crate::error::{self, CudaError, Result};
+use crate::props::{self, PropBuf};
+use crate::stream::{Op, Queue};
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+pub const DEFAULT_STACK_LIMIT: usize = 1024;
+
+pub struct Context {
+    pub device: Box<dyn Device>,
+    pub queue: Arc<Queue>,
+    sticky: AtomicI32,
+    pub stack_limit: AtomicUsize,
+    pub device_flags: AtomicU32,
+    pub cache_config: AtomicI32,
+    pub shmem_config: AtomicI32,
+    pub launch_blocking: bool,
+    props: OnceLock<PropBuf>,
+}
+
+static TARGET_ARCH: AtomicI32 = AtomicI32::new(0);
+
+/// Called by generated code (optionally) before first use: the `-arch` it was built for.
+pub fn set_target_arch(sm: u32) {
+    TARGET_ARCH.store(sm as i32, Ordering::Relaxed);
+}
+
+fn selected_arch() -> (i32, i32) {
+    if let Ok(s) = std::env::var("CUPRITE_ARCH") {
+        if let Some(a) = props::parse_arch(&s) {
+            return a;
+        }
+    }
+    let t = TARGET_ARCH.load(Ordering::Relaxed);
+    if t >= 10 {
+        return (t / 10, t % 10);
+    }
+    (9, 0)
+}
+
+pub fn ctx() -> &'static Context {
+    static C: OnceLock<Context> = OnceLock::new();
+    C.get_or_init(|| {
+        unsafe {
+            crate::abi::cuprite_guard_install();
+            crate::abi::cuprite_register_atexit();
+        }
+        let (major, minor) = selected_arch();
+        Context {
+            device: Box::new(CpuDevice::new(major, minor)),
+            queue: Queue::spawn("cuprite-stream", execute_op),
+            sticky: AtomicI32::new(0),
+            stack_limit: AtomicUsize::new(DEFAULT_STACK_LIMIT),
+            device_flags: AtomicU32::new(0x8),
+            cache_config: AtomicI32::new(0),
+            shmem_config: AtomicI32::new(0),
+            launch_blocking: std::env::var("CUDA_LAUNCH_BLOCKING").map(|v| v == "1").unwrap_or(false),
+            props: OnceLock::new(),
+        }
+    })
+}
+
+impl Context {
+    /// The sticky error, if a kernel faulted.
+    pub fn check(&self) -> Result<()> {
+        match self.sticky.load(Ordering::Acquire) {
+            0 => Ok(()),
+            e => Err(e),
+        }
+    }
+
+    pub fn set_sticky(&self, e: CudaError) {
+        let _ = self.sticky.compare_exchange(0, e, Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    pub fn clear_sticky(&self) {
+        self.sticky.store(0, Ordering::Release);
+    }
+
+    pub fn props(&self) -> &PropBuf {
+        props::cached(&self.props, || {
+            props::device_info(
+                0,
+                self.device.compute_capability(),
+                self.device.multiprocessor_count(),
+                self.device.total_memory(),
+            )
+        })
+    }
+
+    /// Waits for all work, flushes device printf, returns the sticky error if any.
+    pub fn synchronize(&self) -> Result<()> {
+        self.queue.wait_all();
+        crate::printf::flush();
+        self.check()
+    }
+}
+
+/// Runs one operation of a stream (on the stream's thread).
+fn execute_op(op: Op) {
+    let c = ctx();
+    match op {
+        Op::Launch(l) => {
+            if c.check().is_ok() {
+                if let Err(e) = c.device.execute(&l) {
+                    c.set_sticky(e);
+                }
+            }
+        }
+        Op::Copy { dst, src, n } => {
+            if c.check().is_ok() {
+                if let Err(e) = c.device.copy(dst.0, src.0, n) {
+                    c.set_sticky(e);
+                }
+            }
+        }
+        Op::Copy2D { dst, dpitch, src, spitch, width, height } => {
+            if c.check().is_ok() {
+                for row in 0..height {
+                    let d = unsafe { (dst.0 as *mut u8).add(row * dpitch) };
+                    let s = unsafe { (src.0 as *const u8).add(row * spitch) };
+                    if let Err(e) = c.device.copy(d as _, s as _, width) {
+                        c.set_sticky(e);
+                        break;
+                    }
+                }
+            }
+        }
+        Op::Set { dst, value, n } => {
+            if c.check().is_ok() {
+                if let Err(e) = c.device.memset(dst.0, value, n) {
+                    c.set_sticky(e);
+                }
+            }
+        }
+        Op::Set2D { dst, pitch, value, width, height } => {
+            if c.check().is_ok() {
+                for row in 0..height {
+                    let d = unsafe { (dst.0 as *mut u8).add(row * pitch) };
+                    if let Err(e) = c.device.memset(d as _, value, width) {
+                        c.set_sticky(e);
+                        break;
+                    }
+                }
+            }
+        }
+        Op::RecordEvent(ev, seq) => ev.fire(seq),
+        Op::Host(f) => {
+            crate::printf::flush();
+            f()
+        }
+    }
+}
+
+/// At program exit: CUDA loses device printf output that no synchronisation flushed.
+#[no_mangle]
+pub extern "C" fn cuprite_rt_at_exit() {
+    error::guard((), crate::printf::discard);
+}

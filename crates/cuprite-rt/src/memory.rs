@@ -1,0 +1,297 @@
+//! Memory of the CPU device: device memory is host memory. Allocations are 256-byte
+//! aligned and tracked, so that bad frees are detected, cudaMemcpyDefault and
+//! cudaPointerGetAttributes know what a pointer is, and cudaMemGetInfo is believable.
+
+use crate::error::{self, CudaError};
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::sync::{Mutex, OnceLock};
+
+pub const ALIGN: usize = 256;
+const MMAP_THRESHOLD: usize = 256 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// cudaMalloc / cudaMallocPitch / cudaMalloc3D.
+    Device,
+    /// cudaMallocManaged.
+    Managed,
+    /// cudaMallocHost / cudaHostAlloc (flags).
+    PinnedHost(u32),
+    /// cudaHostRegister (flags): not owned.
+    Registered(u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Alloc {
+    pub base: usize,
+    pub size: usize,
+    /// Bytes actually reserved (size rounded up; at least 1).
+    reserved: usize,
+    mmapped: bool,
+    pub kind: Kind,
+}
+
+#[derive(Default)]
+struct Tracker {
+    allocs: BTreeMap<usize, Alloc>,
+    device_bytes: usize,
+}
+
+fn tracker() -> std::sync::MutexGuard<'static, Tracker> {
+    static T: OnceLock<Mutex<Tracker>> = OnceLock::new();
+    T.get_or_init(|| Mutex::new(Tracker::default())).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Total memory the CPU device reports: the machine's physical memory.
+pub fn total_memory() -> usize {
+    static TOTAL: OnceLock<usize> = OnceLock::new();
+    *TOTAL.get_or_init(|| unsafe {
+        let pages = libc::sysconf(libc::_SC_PHYS_PAGES);
+        let size = libc::sysconf(libc::_SC_PAGESIZE);
+        if pages > 0 && size > 0 {
+            pages as usize * size as usize
+        } else {
+            16usize << 30
+        }
+    })
+}
+
+pub fn free_memory() -> usize {
+    let avail = unsafe {
+        let pages = libc::sysconf(libc::_SC_AVPHYS_PAGES);
+        let size = libc::sysconf(libc::_SC_PAGESIZE);
+        if pages > 0 && size > 0 { pages as usize * size as usize } else { 0 }
+    };
+    let used = tracker().device_bytes;
+    let by_tracking = total_memory().saturating_sub(used);
+    if avail > 0 { avail.min(by_tracking) } else { by_tracking }
+}
+
+fn raw_alloc(size: usize) -> Option<(usize, usize, bool)> {
+    let reserved = size.max(1).checked_add(ALIGN - 1)? & !(ALIGN - 1);
+    if reserved >= MMAP_THRESHOLD {
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                reserved,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return None;
+        }
+        Some((p as usize, reserved, true))
+    } else {
+        let mut p: *mut c_void = std::ptr::null_mut();
+        let rc = unsafe { libc::posix_memalign(&mut p, ALIGN, reserved) };
+        if rc != 0 || p.is_null() {
+            return None;
+        }
+        Some((p as usize, reserved, false))
+    }
+}
+
+fn raw_free(a: &Alloc) {
+    unsafe {
+        if a.mmapped {
+            libc::munmap(a.base as *mut c_void, a.reserved);
+        } else {
+            libc::free(a.base as *mut c_void);
+        }
+    }
+}
+
+/// Allocates `size` bytes of the given kind. Size 0 gives a null pointer, as CUDA does.
+pub fn alloc(size: usize, kind: Kind) -> error::Result<*mut c_void> {
+    if size == 0 {
+        return Ok(std::ptr::null_mut());
+    }
+    if size > total_memory() {
+        return Err(error::MEMORY_ALLOCATION);
+    }
+    let (base, reserved, mmapped) = raw_alloc(size).ok_or(error::MEMORY_ALLOCATION)?;
+    let mut t = tracker();
+    t.allocs.insert(base, Alloc { base, size, reserved, mmapped, kind });
+    if matches!(kind, Kind::Device | Kind::Managed) {
+        t.device_bytes += reserved;
+    }
+    Ok(base as *mut c_void)
+}
+
+/// Frees an allocation whose kind satisfies `accept`; a pointer that is not the start of
+/// such an allocation gives cudaErrorInvalidValue.
+pub fn free(ptr: *mut c_void, accept: impl Fn(Kind) -> bool) -> error::Result<()> {
+    if ptr.is_null() {
+        return Ok(());
+    }
+    let mut t = tracker();
+    let a = match t.allocs.get(&(ptr as usize)) {
+        Some(a) if accept(a.kind) => *a,
+        _ => return Err(error::INVALID_VALUE),
+    };
+    t.allocs.remove(&a.base);
+    if matches!(a.kind, Kind::Device | Kind::Managed) {
+        t.device_bytes -= a.reserved;
+    }
+    drop(t);
+    raw_free(&a);
+    Ok(())
+}
+
+/// Records host memory registered with cudaHostRegister.
+pub fn register(ptr: *mut c_void, size: usize, flags: u32) -> error::Result<()> {
+    if ptr.is_null() || size == 0 {
+        return Err(error::INVALID_VALUE);
+    }
+    let mut t = tracker();
+    let base = ptr as usize;
+    if lookup_in(&t, base, size).is_some() {
+        return Err(error::HOST_MEMORY_ALREADY_REGISTERED);
+    }
+    t.allocs.insert(base, Alloc { base, size, reserved: size, mmapped: false, kind: Kind::Registered(flags) });
+    Ok(())
+}
+
+pub fn unregister(ptr: *mut c_void) -> error::Result<()> {
+    let mut t = tracker();
+    match t.allocs.get(&(ptr as usize)) {
+        Some(a) if matches!(a.kind, Kind::Registered(_)) => {
+            t.allocs.remove(&(ptr as usize));
+            Ok(())
+        }
+        _ => Err(error::HOST_MEMORY_NOT_REGISTERED),
+    }
+}
+
+fn lookup_in(t: &Tracker, addr: usize, len: usize) -> Option<Alloc> {
+    let (_, a) = t.allocs.range(..=addr).next_back()?;
+    let end = a.base + a.size;
+    if addr < end && addr.checked_add(len)? <= end {
+        Some(*a)
+    } else {
+        None
+    }
+}
+
+/// The tracked allocation containing `addr` (any kind).
+pub fn lookup(addr: *const c_void) -> Option<Alloc> {
+    let t = tracker();
+    let addr = addr as usize;
+    let (_, a) = t.allocs.range(..=addr).next_back()?;
+    if addr < a.base + a.size.max(1) {
+        Some(*a)
+    } else {
+        None
+    }
+}
+
+/// Whether [addr, addr+len) lies within one tracked allocation.
+pub fn range_is_tracked(addr: *const c_void, len: usize) -> bool {
+    let t = tracker();
+    lookup_in(&t, addr as usize, len).is_some()
+}
+
+/// Whether [addr, addr+len) is device-accessible memory the runtime knows: a device,
+/// managed, pinned or registered allocation, or a registered device variable.
+pub fn is_device_range(addr: *const c_void, len: usize) -> bool {
+    range_is_tracked(addr, len) || crate::registry::var_containing(addr as usize, len).is_some()
+}
+
+/// Frees every device and managed allocation (cudaDeviceReset).
+pub fn release_device_allocations() {
+    let mut t = tracker();
+    let doomed: Vec<Alloc> =
+        t.allocs.values().filter(|a| matches!(a.kind, Kind::Device | Kind::Managed)).copied().collect();
+    for a in &doomed {
+        t.allocs.remove(&a.base);
+    }
+    t.device_bytes = 0;
+    drop(t);
+    for a in &doomed {
+        raw_free(a);
+    }
+}
+
+/// Validates a cudaMemcpyKind value.
+pub fn check_kind(kind: i32) -> Result<(), CudaError> {
+    if (0..=4).contains(&kind) {
+        Ok(())
+    } else {
+        Err(error::INVALID_MEMCPY_DIRECTION)
+    }
+}
+
+// ---- device heap (malloc/free in device code) -------------------------------------------
+
+pub const DEFAULT_HEAP_LIMIT: usize = 8 * 1024 * 1024;
+
+struct Heap {
+    used: usize,
+    limit: usize,
+    blocks: std::collections::HashMap<usize, usize>,
+}
+
+fn heap() -> std::sync::MutexGuard<'static, Heap> {
+    static H: OnceLock<Mutex<Heap>> = OnceLock::new();
+    H.get_or_init(|| Mutex::new(Heap { used: 0, limit: DEFAULT_HEAP_LIMIT, blocks: Default::default() }))
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+pub fn heap_limit() -> usize {
+    heap().limit
+}
+
+pub fn set_heap_limit(limit: usize) {
+    heap().limit = limit;
+}
+
+pub fn device_malloc(size: usize) -> *mut c_void {
+    let mut h = heap();
+    let rounded = (size.max(1) + 15) & !15;
+    if h.used + rounded > h.limit {
+        return std::ptr::null_mut();
+    }
+    let mut p: *mut c_void = std::ptr::null_mut();
+    if unsafe { libc::posix_memalign(&mut p, 16, rounded) } != 0 || p.is_null() {
+        return std::ptr::null_mut();
+    }
+    h.used += rounded;
+    h.blocks.insert(p as usize, rounded);
+    p
+}
+
+pub fn device_free(p: *mut c_void) {
+    if p.is_null() {
+        return;
+    }
+    let mut h = heap();
+    if let Some(sz) = h.blocks.remove(&(p as usize)) {
+        h.used -= sz;
+        unsafe { libc::free(p) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn alloc_free_lookup() {
+        let p = alloc(1000, Kind::Device).unwrap();
+        assert_eq!(p as usize % ALIGN, 0);
+        assert!(is_device_range(p, 1000));
+        assert!(!is_device_range(p, 1001));
+        assert!(lookup(unsafe { (p as *const u8).add(999) } as *const c_void).is_some());
+        assert_eq!(free(unsafe { (p as *mut u8).add(1) } as *mut c_void, |_| true), Err(error::INVALID_VALUE));
+        assert_eq!(free(p, |k| k == Kind::Device), Ok(()));
+        assert_eq!(free(p, |_| true), Err(error::INVALID_VALUE));
+        let big = alloc(10 << 20, Kind::Device).unwrap();
+        assert_eq!(big as usize % ALIGN, 0);
+        free(big, |_| true).unwrap();
+        assert!(alloc(0, Kind::Device).unwrap().is_null());
+    }
+}

@@ -1,0 +1,144 @@
+//! Kernels and device variables registered by device objects (`__cuprite_register_module`).
+
+use crate::abi::{KernelDesc, KernelEntry, ModuleDesc, VarDesc};
+use std::collections::HashMap;
+use std::ffi::CStr;
+use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub struct Kernel {
+    pub name: String,
+    pub symbol: String,
+    pub entry: Option<KernelEntry>,
+    pub param_sizes: Vec<u32>,
+    pub param_aligns: Vec<u32>,
+    pub static_shared_bytes: u64,
+    pub slot_bytes_per_thread: u64,
+    pub local_bytes_per_thread: u64,
+    pub max_threads_per_block: u32,
+    pub min_blocks_per_sm: u32,
+    /// cudaFuncAttributeMaxDynamicSharedMemorySize (0: not set).
+    pub max_dynamic_shared: AtomicU32,
+    /// cudaFuncAttributePreferredSharedMemoryCarveout (-1: default).
+    pub carveout: AtomicI32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub device_addr: usize,
+    pub size: u64,
+    pub is_constant: bool,
+}
+
+#[derive(Default)]
+struct Registry {
+    kernels: HashMap<usize, Arc<Kernel>>,
+    vars: HashMap<usize, Var>,
+}
+
+fn registry() -> &'static Mutex<Registry> {
+    static R: OnceLock<Mutex<Registry>> = OnceLock::new();
+    R.get_or_init(|| Mutex::new(Registry::default()))
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Registry> {
+    registry().lock().unwrap_or_else(|p| p.into_inner())
+}
+
+unsafe fn cstr(p: *const std::ffi::c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(p).to_string_lossy().into_owned()
+    }
+}
+
+unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
+    if p.is_null() || n == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(p, n)
+    }
+}
+
+/// Registers a module table.
+///
+/// # Safety
+/// `m` must point at a valid module table whose pointers stay valid for the process.
+pub unsafe fn register_module(m: *const ModuleDesc) {
+    if m.is_null() {
+        return;
+    }
+    let m = &*m;
+    if m.abi_version != crate::abi::ABI_VERSION {
+        eprintln!(
+            "cuprite: device object built for ABI version {} but the runtime has {}; its kernels are not registered",
+            m.abi_version,
+            crate::abi::ABI_VERSION
+        );
+        return;
+    }
+    let kernels: &[KernelDesc] = slice(m.kernels, m.num_kernels as usize);
+    let vars: &[VarDesc] = slice(m.vars, m.num_vars as usize);
+    let mut r = lock();
+    for k in kernels {
+        let n = k.num_params as usize;
+        let kernel = Kernel {
+            name: cstr(k.name),
+            symbol: cstr(k.symbol),
+            entry: k.entry,
+            param_sizes: slice(k.param_sizes, n).to_vec(),
+            param_aligns: slice(k.param_aligns, n).to_vec(),
+            static_shared_bytes: k.static_shared_bytes,
+            slot_bytes_per_thread: k.slot_bytes_per_thread,
+            local_bytes_per_thread: k.local_bytes_per_thread,
+            max_threads_per_block: k.max_threads_per_block,
+            min_blocks_per_sm: k.min_blocks_per_sm,
+            max_dynamic_shared: AtomicU32::new(0),
+            carveout: AtomicI32::new(-1),
+        };
+        r.kernels.insert(k.host_stub as usize, Arc::new(kernel));
+    }
+    for v in vars {
+        r.vars.insert(
+            v.host_shadow as usize,
+            Var {
+                name: cstr(v.name),
+                device_addr: v.device_addr as usize,
+                size: v.size,
+                is_constant: v.is_constant != 0,
+            },
+        );
+    }
+}
+
+pub fn kernel(host_stub: *const std::ffi::c_void) -> Option<Arc<Kernel>> {
+    lock().kernels.get(&(host_stub as usize)).cloned()
+}
+
+/// A device variable by its host shadow's address; a device address of a registered
+/// variable is accepted too (as CUDA accepts device symbols).
+pub fn var(symbol: *const std::ffi::c_void) -> Option<Var> {
+    let r = lock();
+    if let Some(v) = r.vars.get(&(symbol as usize)) {
+        return Some(v.clone());
+    }
+    r.vars.values().find(|v| v.device_addr == symbol as usize).cloned()
+}
+
+/// The registered variable whose device instance contains [addr, addr+len).
+pub fn var_containing(addr: usize, len: usize) -> Option<Var> {
+    let r = lock();
+    r.vars
+        .values()
+        .find(|v| addr >= v.device_addr && addr.saturating_add(len) <= v.device_addr + v.size as usize)
+        .cloned()
+}
+
+pub fn reset_kernel_attributes() {
+    for k in lock().kernels.values() {
+        k.max_dynamic_shared.store(0, Ordering::Relaxed);
+        k.carveout.store(-1, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,265 @@
+//! The worker pool of the CPU device: one persistent worker per core, blocking when idle.
+//! Each worker has its own shared-memory and thread-slot buffers (64-byte aligned, grown
+//! as needed, never reallocated per launch), an alternate signal stack and a large stack
+//! for device recursion. Blocks are handed out in runs by an atomic counter; a launch
+//! with few runs wakes only as many workers as it has runs.
+
+use crate::abi::{self, BlockRun, Dim3, FaultInfo, KernelEntry, Launch};
+use std::alloc::Layout;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+
+pub const WORKER_STACK: usize = 64 * 1024 * 1024;
+
+/// One kernel launch as the pool executes it.
+pub struct Job {
+    pub entry: KernelEntry,
+    pub launch: Launch,
+    pub total_blocks: u64,
+    pub chunk: u64,
+    pub shared_bytes: usize,
+    pub slot_bytes: usize,
+    next: AtomicU64,
+    abort: AtomicBool,
+    fault: Mutex<Option<Fault>>,
+}
+
+// The raw pointers in `launch` point at the launch's argument copy, alive while the job runs.
+unsafe impl Send for Job {}
+unsafe impl Sync for Job {}
+
+/// The first fault of a launch.
+#[derive(Clone, Debug)]
+pub struct Fault {
+    pub cuda_error: i32,
+    pub info: FaultInfo,
+    pub message: Option<String>,
+    /// The block being run when it happened, where known.
+    pub block: Option<Dim3>,
+    /// The thread's linear index within its block, where known.
+    pub thread_linear: Option<u32>,
+}
+
+unsafe impl Send for Fault {}
+
+impl Job {
+    pub fn new(entry: KernelEntry, launch: Launch, shared_bytes: usize, slot_bytes: usize, workers: usize) -> Job {
+        let total = launch.grid_dim.count();
+        let runs_wanted = (workers as u64 * 4).max(1);
+        let chunk = (total / runs_wanted).max(1);
+        Job {
+            entry,
+            launch,
+            total_blocks: total,
+            chunk,
+            shared_bytes,
+            slot_bytes,
+            next: AtomicU64::new(0),
+            abort: AtomicBool::new(false),
+            fault: Mutex::new(None),
+        }
+    }
+
+    pub fn runs(&self) -> u64 {
+        self.total_blocks.div_ceil(self.chunk)
+    }
+
+    pub fn take_fault(&self) -> Option<Fault> {
+        self.fault.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+struct AlignedBuf {
+    ptr: *mut u8,
+    cap: usize,
+}
+
+impl AlignedBuf {
+    const fn new() -> Self {
+        AlignedBuf { ptr: std::ptr::null_mut(), cap: 0 }
+    }
+    fn ensure(&mut self, n: usize) -> *mut u8 {
+        if n > self.cap {
+            let cap = n.next_power_of_two().max(4096);
+            unsafe {
+                if !self.ptr.is_null() {
+                    std::alloc::dealloc(self.ptr, Layout::from_size_align_unchecked(self.cap, 64));
+                }
+                let p = std::alloc::alloc(Layout::from_size_align(cap, 64).expect("layout"));
+                if p.is_null() {
+                    self.cap = 0;
+                    self.ptr = std::ptr::null_mut();
+                    return std::ptr::null_mut();
+                }
+                self.ptr = p;
+                self.cap = cap;
+            }
+        }
+        if self.ptr.is_null() {
+            // n == 0 and nothing allocated yet: still hand out a valid aligned pointer.
+            return self.ensure(1);
+        }
+        self.ptr
+    }
+}
+
+struct PoolState {
+    job: Option<Arc<Job>>,
+    tickets: usize,
+    active: usize,
+}
+
+pub struct Pool {
+    state: Mutex<PoolState>,
+    work: Condvar,
+    done: Condvar,
+    submit: Mutex<()>,
+    pub workers: usize,
+}
+
+pub fn pool() -> &'static Pool {
+    static POOL: OnceLock<&'static Pool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let n = std::env::var("CUPRITE_WORKERS")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+        let p: &'static Pool = Box::leak(Box::new(Pool {
+            state: Mutex::new(PoolState { job: None, tickets: 0, active: 0 }),
+            work: Condvar::new(),
+            done: Condvar::new(),
+            submit: Mutex::new(()),
+            workers: n,
+        }));
+        for i in 0..n {
+            let _ = std::thread::Builder::new()
+                .name(format!("cuprite-worker-{i}"))
+                .stack_size(WORKER_STACK)
+                .spawn(move || worker_main(p));
+        }
+        p
+    })
+}
+
+fn worker_main(pool: &'static Pool) {
+    unsafe {
+        abi::cuprite_guard_thread_init();
+    }
+    let mut shared = AlignedBuf::new();
+    let mut slots = AlignedBuf::new();
+    let mut st = pool.state.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        while st.tickets == 0 || st.job.is_none() {
+            st = pool.work.wait(st).unwrap_or_else(|p| p.into_inner());
+        }
+        st.tickets -= 1;
+        st.active += 1;
+        let job = st.job.clone().expect("job");
+        drop(st);
+        run_job(&job, &mut shared, &mut slots);
+        drop(job);
+        st = pool.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.active -= 1;
+        if st.active == 0 && st.tickets == 0 {
+            pool.done.notify_all();
+        }
+    }
+}
+
+fn linear_to_block(linear: u64, grid: Dim3) -> Dim3 {
+    let gx = grid.x.max(1) as u64;
+    let gy = grid.y.max(1) as u64;
+    Dim3 { x: (linear % gx) as u32, y: ((linear / gx) % gy) as u32, z: (linear / (gx * gy)) as u32 }
+}
+
+fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf) {
+    let shared_ptr = shared.ensure(job.shared_bytes);
+    let slots_ptr = slots.ensure(job.slot_bytes);
+    if shared_ptr.is_null() || slots_ptr.is_null() {
+        record_fault(
+            job,
+            Fault {
+                cuda_error: crate::error::LAUNCH_OUT_OF_RESOURCES,
+                info: FaultInfo::default(),
+                message: Some("out of host memory for shared memory".into()),
+                block: None,
+                thread_linear: None,
+            },
+        );
+        return;
+    }
+    const UNKNOWN: u32 = u32::MAX;
+    loop {
+        if job.abort.load(Ordering::Relaxed) {
+            break;
+        }
+        let first = job.next.fetch_add(job.chunk, Ordering::Relaxed);
+        if first >= job.total_blocks {
+            break;
+        }
+        let end = (first + job.chunk).min(job.total_blocks);
+        let mut run = BlockRun {
+            launch: &job.launch,
+            first_block: first,
+            end_block: end,
+            shared: shared_ptr as *mut _,
+            thread_slots: slots_ptr as *mut _,
+            fault_block: Dim3 { x: UNKNOWN, y: UNKNOWN, z: UNKNOWN },
+            fault_thread_linear: UNKNOWN,
+        };
+        let rc = unsafe { abi::cuprite_guarded_run(job.entry, &mut run) };
+        if rc != 0 {
+            let mut info = FaultInfo::default();
+            unsafe { abi::cuprite_guard_last_fault(&mut info) };
+            let message = if info.message.is_null() {
+                None
+            } else {
+                Some(unsafe { std::ffi::CStr::from_ptr(info.message) }.to_string_lossy().into_owned())
+            };
+            let block = if run.fault_block.x != UNKNOWN {
+                Some(run.fault_block)
+            } else if end - first == 1 {
+                Some(linear_to_block(first, job.launch.grid_dim))
+            } else {
+                None
+            };
+            let thread_linear = if run.fault_thread_linear != UNKNOWN { Some(run.fault_thread_linear) } else { None };
+            record_fault(job, Fault { cuda_error: rc, info, message, block, thread_linear });
+            break;
+        }
+    }
+}
+
+fn record_fault(job: &Job, f: Fault) {
+    job.abort.store(true, Ordering::Relaxed);
+    let mut slot = job.fault.lock().unwrap_or_else(|p| p.into_inner());
+    if slot.is_none() {
+        *slot = Some(f);
+    }
+}
+
+impl Pool {
+    /// Runs a job to completion on the workers.
+    pub fn run(&self, job: Arc<Job>) {
+        if job.total_blocks == 0 {
+            return;
+        }
+        let _one_at_a_time = self.submit.lock().unwrap_or_else(|p| p.into_inner());
+        let helpers = (job.runs().min(self.workers as u64)) as usize;
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.job = Some(job);
+        st.tickets = helpers;
+        if helpers >= self.workers {
+            self.work.notify_all();
+        } else {
+            for _ in 0..helpers {
+                self.work.notify_one();
+            }
+        }
+        while st.tickets > 0 || st.active > 0 {
+            st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
+        }
+        st.job = None;
+    }
+}

@@ -1,0 +1,209 @@
+/*
+ * cuda_runtime.h (Cuprite): what nvcc includes implicitly in every .cu file.
+ *
+ * Conventions:
+ *  - __CUDACC__ defined (a .cu compile): the CUDA keywords are identifiers, not macros.
+ *  - __CUPRITE_DEVICE_PASS__ defined: read by Cuprite's device front-end; only plain C
+ *    (enums, structs, typedefs, prototypes) is visible. C++-only parts (templates,
+ *    constructors, overloads) are under !__CUPRITE_DEVICE_PASS__.
+ *  - Neither: a plain C/C++ compile of a host file; the keywords are defined away.
+ */
+#ifndef __CUPRITE_CUDA_RUNTIME_H__
+#define __CUPRITE_CUDA_RUNTIME_H__
+
+#include "host_defines.h"
+#include "builtin_types.h"
+#include "cuda_runtime_api.h"
+#include "vector_functions.h"
+#include "device_launch_parameters.h"
+#include "device_functions.h"
+
+#if !defined(__CUPRITE_DEVICE_PASS__)
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#endif
+
+/* Device (and host) printf without <stdio.h>, as with nvcc. */
+__CUPRITE_BEGIN_C
+int printf(const char *format, ...);
+__CUPRITE_END_C
+
+static __inline__ struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
+    struct cudaPitchedPtr s;
+    s.ptr = d;
+    s.pitch = p;
+    s.xsize = xsz;
+    s.ysize = ysz;
+    return s;
+}
+static __inline__ struct cudaPos make_cudaPos(size_t x, size_t y, size_t z) {
+    struct cudaPos p;
+    p.x = x;
+    p.y = y;
+    p.z = z;
+    return p;
+}
+static __inline__ struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
+    struct cudaExtent e;
+    e.width = w;
+    e.height = h;
+    e.depth = d;
+    return e;
+}
+
+#if defined(__cplusplus) && !defined(__CUPRITE_DEVICE_PASS__)
+
+/* Host min/max overloads, as nvcc provides them. */
+static inline int min(int a, int b) { return a < b ? a : b; }
+static inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
+static inline unsigned int min(int a, unsigned int b) { return (unsigned int)a < b ? (unsigned int)a : b; }
+static inline unsigned int min(unsigned int a, int b) { return a < (unsigned int)b ? a : (unsigned int)b; }
+static inline long min(long a, long b) { return a < b ? a : b; }
+static inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+static inline long long min(long long a, long long b) { return a < b ? a : b; }
+static inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double min(float a, double b) { return fmin((double)a, b); }
+static inline double min(double a, float b) { return fmin(a, (double)b); }
+static inline int max(int a, int b) { return a > b ? a : b; }
+static inline unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
+static inline unsigned int max(int a, unsigned int b) { return (unsigned int)a > b ? (unsigned int)a : b; }
+static inline unsigned int max(unsigned int a, int b) { return a > (unsigned int)b ? a : (unsigned int)b; }
+static inline long max(long a, long b) { return a > b ? a : b; }
+static inline unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
+static inline long long max(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+static inline double max(float a, double b) { return fmax((double)a, b); }
+static inline double max(double a, float b) { return fmax(a, (double)b); }
+
+/* The C++ conveniences of the runtime API. */
+template <class T>
+static __inline__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
+    return ::cudaMalloc((void **)(void *)devPtr, size);
+}
+template <class T>
+static __inline__ cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0) {
+    return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T>
+static __inline__ cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags) {
+    return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T>
+static __inline__ cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags) {
+    return ::cudaHostGetDevicePointer((void **)(void *)pDevice, pHost, flags);
+}
+template <class T>
+static __inline__ cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+    return ::cudaMallocManaged((void **)(void *)devPtr, size, flags);
+}
+template <class T>
+static __inline__ cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height) {
+    return ::cudaMallocPitch((void **)(void *)devPtr, pitch, width, height);
+}
+template <class T>
+static __inline__ cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                                                 size_t offset = 0,
+                                                 enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
+}
+template <class T>
+static __inline__ cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,
+                                                      size_t offset = 0,
+                                                      enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                                      cudaStream_t stream = 0) {
+    return ::cudaMemcpyToSymbolAsync((const void *)&symbol, src, count, offset, kind, stream);
+}
+template <class T>
+static __inline__ cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                                                   size_t offset = 0,
+                                                   enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    return ::cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset, kind);
+}
+template <class T>
+static __inline__ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
+                                                        size_t offset = 0,
+                                                        enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                                        cudaStream_t stream = 0) {
+    return ::cudaMemcpyFromSymbolAsync(dst, (const void *)&symbol, count, offset, kind, stream);
+}
+template <class T>
+static __inline__ cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
+    return ::cudaGetSymbolAddress(devPtr, (const void *)&symbol);
+}
+template <class T>
+static __inline__ cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
+    return ::cudaGetSymbolSize(size, (const void *)&symbol);
+}
+template <class T>
+static __inline__ cudaError_t cudaLaunchKernel(const T *func, dim3 gridDim, dim3 blockDim, void **args,
+                                               size_t sharedMem = 0, cudaStream_t stream = 0) {
+    return ::cudaLaunchKernel((const void *)func, gridDim, blockDim, args, sharedMem, stream);
+}
+template <class T>
+static __inline__ cudaError_t cudaLaunchCooperativeKernel(const T *func, dim3 gridDim, dim3 blockDim,
+                                                          void **args, size_t sharedMem = 0,
+                                                          cudaStream_t stream = 0) {
+    return ::cudaLaunchCooperativeKernel((const void *)func, gridDim, blockDim, args, sharedMem, stream);
+}
+template <class T>
+static __inline__ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry) {
+    return ::cudaFuncGetAttributes(attr, (const void *)entry);
+}
+template <class T>
+static __inline__ cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value) {
+    return ::cudaFuncSetAttribute((const void *)entry, attr, value);
+}
+template <class T>
+static __inline__ cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache cacheConfig) {
+    return ::cudaFuncSetCacheConfig((const void *)func, cacheConfig);
+}
+template <class T>
+static __inline__ cudaError_t cudaFuncSetSharedMemConfig(T *func, enum cudaSharedMemConfig config) {
+    return ::cudaFuncSetSharedMemConfig((const void *)func, config);
+}
+template <class T>
+static __inline__ cudaError_t cudaLaunch(T *func) {
+    return ::cudaLaunch((const void *)func);
+}
+template <class T>
+static __inline__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
+                                                                           int blockSize,
+                                                                           size_t dynamicSMemSize) {
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void *)func, blockSize,
+                                                                     dynamicSMemSize, cudaOccupancyDefault);
+}
+template <class T>
+static __inline__ cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
+                                                                size_t dynamicSMemSize = 0,
+                                                                int blockSizeLimit = 0) {
+    struct cudaFuncAttributes attr;
+    cudaError_t err = ::cudaFuncGetAttributes(&attr, (const void *)func);
+    if (err != cudaSuccess) return err;
+    int dev = 0;
+    ::cudaGetDevice(&dev);
+    int sms = 1, perSm = 2048;
+    ::cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    ::cudaDeviceGetAttribute(&perSm, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+    int bs = attr.maxThreadsPerBlock;
+    if (blockSizeLimit > 0 && blockSizeLimit < bs) bs = blockSizeLimit;
+    (void)dynamicSMemSize;
+    if (blockSize) *blockSize = bs;
+    if (minGridSize) *minGridSize = sms * (perSm / (bs > 0 ? bs : 1));
+    return cudaSuccess;
+}
+static __inline__ cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) {
+    return ::cudaEventCreateWithFlags(event, flags);
+}
+static __inline__ cudaError_t cudaMallocHost(void **ptr, size_t size, unsigned int flags) {
+    return ::cudaHostAlloc(ptr, size, flags);
+}
+
+#endif /* __cplusplus && !__CUPRITE_DEVICE_PASS__ */
+
+#endif /* __CUPRITE_CUDA_RUNTIME_H__ */

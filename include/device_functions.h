@@ -1,0 +1,7 @@
+/* device_functions.h (Cuprite): device intrinsics (__syncthreads, atomics, math ...) are
+ * built into Cuprite's device front-end; this header exists so that programs that include
+ * it compile. */
+#ifndef __CUPRITE_DEVICE_FUNCTIONS_H__
+#define __CUPRITE_DEVICE_FUNCTIONS_H__
+#include "host_defines.h"
+#endif

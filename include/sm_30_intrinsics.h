@@ -1,0 +1,2 @@
+/* sm_30_intrinsics.h (Cuprite): provided by the device front-end. */
+#include "device_functions.h"
