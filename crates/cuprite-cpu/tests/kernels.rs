@@ -418,6 +418,15 @@ fn device_function_with_barrier() {
     let xx = f.bin(BinaryOp::Mul, x, x);
     let t = tid_x(&mut f);
     let r = f.bin(BinaryOp::Add, xx, t);
+    // also touches shared memory through the thread context (overwritten later)
+    let sa = f.global_addr(&m, s);
+    let sa = f.decay(sa);
+    let p = f.ptr_add(sa, t);
+    f.store(p, r);
+    let lane = f.special(SpecialReg::LaneId);
+    let lane = f.cast(lane, Type::I32);
+    let r = f.bin(BinaryOp::Add, r, lane);
+    let r = f.bin(BinaryOp::Sub, r, t);
     f.ret(Some(r));
     let sq = add_function(&mut m, f.finish());
     // int exchange(int v) { buf[t] = v; __syncthreads(); int r = buf[15 - t]; __syncthreads(); return r; }
