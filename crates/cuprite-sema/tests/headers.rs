@@ -40,7 +40,7 @@ pub fn compile_pp(src: &str, name: &str) -> Option<Result<cuprite_ir::Module, St
 
 #[test]
 fn big_program() {
-    let src = std::fs::read_to_string("/tmp/st/big.cu").unwrap_or_default();
+    let src = include_str!("data/big.cu").to_string();
     if src.is_empty() {
         return;
     }
@@ -56,7 +56,7 @@ fn big_program() {
 
 #[test]
 fn big_program_builtins() {
-    let src = std::fs::read_to_string("/tmp/st/big.cu").unwrap_or_default();
+    let src = include_str!("data/big.cu").to_string();
     if src.is_empty() {
         return;
     }

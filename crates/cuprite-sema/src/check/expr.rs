@@ -496,8 +496,14 @@ impl<'o> Checker<'o> {
                 Expr::error(sp)
             }
             None => {
-                if let Some((reason, err, _)) = self.lookup_skipped(p) {
-                    self.skipped_error(sp, &n, reason, err);
+                if let Some((reason, err, decl_span)) = self.lookup_skipped(p) {
+                    if reason == ast::SkipReason::HostOnly && self.fcx.is_some() {
+                        let d = Diagnostic::error(sp, format!("identifier \"{n}\" is undefined in device code"))
+                            .with_note(Some(decl_span), "declared here in host code");
+                        self.diag(d);
+                    } else {
+                        self.skipped_error(sp, &n, reason, err);
+                    }
                 } else {
                     self.err(sp, format!("use of undeclared identifier '{}'", path_str(p)));
                 }
@@ -995,8 +1001,17 @@ impl<'o> Checker<'o> {
                 if let Some(Tag::Record(r)) = self.lookup_tag(&path) {
                     return self.construct(QTy::new(Ty::Record(r)), args, sp);
                 }
-                if let Some((reason, err, _)) = self.lookup_skipped(&path) {
-                    self.skipped_error(callee.span, &name, reason, err);
+                if let Some((reason, err, decl_span)) = self.lookup_skipped(&path) {
+                    if reason == ast::SkipReason::HostOnly && self.fcx.as_ref().is_some_and(|f| f.space != ExecSpace::Host) {
+                        let d = Diagnostic::error(
+                            callee.span,
+                            format!("calling a __host__ function(\"{name}\") from a {} is not allowed", self.caller_desc()),
+                        )
+                        .with_note(Some(decl_span), format!("'{name}' is declared here without __device__"));
+                        self.diag(d);
+                    } else {
+                        self.skipped_error(callee.span, &name, reason, err);
+                    }
                 } else {
                     self.err(callee.span, format!("use of undeclared identifier '{}'", path_str(&path)));
                 }
