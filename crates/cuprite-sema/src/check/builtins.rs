@@ -74,6 +74,9 @@ fn math_shape(base: &str) -> Option<(&'static str, MathShape)> {
     if let Some(n) = BINARY.iter().find(|n| **n == base) {
         return Some((n, MathShape::Binary));
     }
+    if let Some(n) = CLASSIFY.iter().find(|n| **n == base) {
+        return Some((n, MathShape::Classify));
+    }
     if let Some((n, k)) = TO_INT.iter().find(|(n, _)| *n == base) {
         return Some((n, MathShape::ToInt(*k)));
     }
