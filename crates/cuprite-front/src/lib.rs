@@ -28,6 +28,23 @@ pub struct ParseResult {
 
 /// Parses preprocessed text (as produced by `c++ -E`, with linemarkers).
 pub fn parse(preprocessed: &str) -> ParseResult {
+    // The parser is recursive (nesting is capped at a few hundred levels, which real code
+    // never reaches); run it on a thread with a stack big enough for that cap in debug
+    // builds too, whatever the caller's stack is.
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("cuprite-parse".into())
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, || parse_on_this_thread(preprocessed))
+            .ok()
+            .and_then(|h| h.join().ok())
+    })
+    .unwrap_or_else(|| parse_on_this_thread(preprocessed))
+}
+
+const PARSER_STACK: usize = 256 << 20;
+
+fn parse_on_this_thread(preprocessed: &str) -> ParseResult {
     let mut builder = source_map::SourceMapBuilder::default();
     let tokens = lex::lex(preprocessed, &mut builder);
     let source_map = builder.finish(preprocessed);

@@ -684,7 +684,18 @@ impl<'a> Parser<'a> {
 
     /// After `(`: the list is a parameter list (not a nested declarator or `T x(args)`).
     fn is_param_list_start(&self, n: usize) -> bool {
-        self.nth_is(n, ")") || self.nth_is(n, "...") || self.starts_decl_spec_at(n)
+        if self.nth_is(n, ")") || self.nth_is(n, "...") || self.starts_decl_spec_at(n) {
+            return true;
+        }
+        // Unknown parameter types: `f(Foo x)` (two names in a row), or a body after the
+        // closing parenthesis (`f(std::vector<int> v) {`). Either way it is a function.
+        if self.nth_kind(n) == TokKind::Ident && self.nth_kind(n + 1) == TokKind::Ident && !super::is_reserved(self.nth_text(n + 1)) {
+            return true;
+        }
+        let after = self.skip_balanced(self.pos + n - 1);
+        let t = self.tok(after);
+        matches!(self.text_of(t), "{" | "const" | "noexcept" | "override" | "final" | "->" | "throw")
+            && t.kind != TokKind::Str
     }
 
     fn starts_declarator_name(&self) -> bool {

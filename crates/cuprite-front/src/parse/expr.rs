@@ -140,6 +140,10 @@ impl<'a> Parser<'a> {
             if prec < min_prec {
                 break;
             }
+            if op == BinOp::Lt && matches!(lhs.kind, ExprKind::Name(_)) && self.starts_type_name_at(1) {
+                // `foo<int>(x)`: a name compared with a type can only be a template-id.
+                return Err(Diagnostic::error(lhs.span, "template-ids in device code are not supported yet"));
+            }
             self.bump();
             let rhs = self.parse_binary(prec + 1)?;
             let span = lhs.span.to(rhs.span);

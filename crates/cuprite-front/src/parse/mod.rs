@@ -274,6 +274,11 @@ impl<'a> Parser<'a> {
                             return Some(kind);
                         }
                     }
+                    for ns in &self.using_namespaces {
+                        if let Some(&kind) = self.qualified.get(&format!("{ns}::{q}")) {
+                            return Some(kind);
+                        }
+                    }
                 }
                 None
             }

@@ -204,6 +204,17 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_expr_stmt(&mut self) -> PResult<StmtKind> {
+        // `foo x;` where `foo` is not a known type: say so rather than "expected ';'".
+        if let Some((global, segs, len)) = self.peek_path() {
+            let next = self.tok(self.pos + len);
+            if next.kind == TokKind::Ident
+                && !super::is_reserved(self.text_of(next))
+                && self.lookup_path(global, &segs).is_none()
+                && matches!(self.nth_text(len + 1), ";" | "=" | "," | "[" | "(" | "{")
+            {
+                return Err(self.err_here(format!("unknown type name '{}'", segs.join("::"))));
+            }
+        }
         let e = self.parse_expr()?;
         self.expect_after(";", "expression")?;
         Ok(StmtKind::Expr(e))

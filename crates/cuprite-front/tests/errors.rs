@@ -1,0 +1,119 @@
+//! Syntax errors in device code: exact locations, messages, rendering and recovery.
+
+mod common;
+use common::*;
+
+#[test]
+fn missing_semicolon_points_after_previous_token() {
+    assert_eq!(
+        first_error("__global__ void k(int y) {\n    int x = y + 1\n    x = 2;\n}\n"),
+        "test.cu:2:17: expected ';' after declaration"
+    );
+    assert_eq!(
+        first_error("__global__ void k(int y) {\n    y = y + 1\n}\n"),
+        "test.cu:2:13: expected ';' after expression"
+    );
+}
+
+#[test]
+fn rendering_is_gcc_style() {
+    let r = parse_cu("__global__ void k(int y) {\n    int x;\n    x = y + 1\n}\n");
+    let out = cuprite_front::render(&r.diagnostics[0], &r.source_map);
+    // test.cu is not on disk: the preprocessed line is shown.
+    assert_eq!(
+        out,
+        "test.cu:3:13: error: expected ';' after expression\n\
+         \x20   3 |     x = y + 1\n\
+         \x20     |             ^\n\
+         \x20  = help: add ';'\n"
+    );
+}
+
+#[test]
+fn rendering_reads_the_original_file() {
+    let dir = std::env::temp_dir().join(format!("cuprite-front-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("orig.cu");
+    // The original line has a macro; the preprocessed one has it expanded.
+    std::fs::write(&path, "#define ONE 1\n__global__ void k(int *p) {\n\tp[0] = ONE\n}\n").unwrap();
+    let pp = format!("# 1 \"{}\"\n\n__global__ void k(int *p) {{\n\tp[0] = 1\n}}\n", path.display());
+    let r = cuprite_front::parse(&pp);
+    let out = cuprite_front::render(&r.diagnostics[0], &r.source_map);
+    let expected_first = format!("{}:3:9: error: expected ';' after expression\n", path.display());
+    assert!(out.starts_with(&expected_first), "{out}");
+    assert!(out.contains("    3 | \tp[0] = ONE\n"), "{out}");
+    assert!(out.contains("      | \t       ^\n"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn notes_are_rendered_as_gcc_notes() {
+    let r = parse_cu("__global__ void k() {\n  int x = 1;\n");
+    let out = cuprite_front::render_all(&r.diagnostics, &r.source_map);
+    assert!(out.contains("test.cu:1:21: note: to match this '{'"), "{out}");
+    assert!(out.ends_with("1 error generated.\n"), "{out}");
+}
+
+#[test]
+fn recovery_reports_each_bad_statement() {
+    let r = parse_cu(
+        "__global__ void k(int y) {\n  int a = ;\n  for (int i = 0 i < 3; i++) { y++; }\n  y = 2;\n  return y\n}\n\
+         __device__ int g() { return 1 }\n",
+    );
+    let msgs: Vec<String> = r
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let l = r.source_map.lookup(d.span.lo);
+            format!("{}:{}: {}", l.line, l.col, d.message)
+        })
+        .collect();
+    assert_eq!(
+        msgs,
+        vec![
+            "2:11: expected an expression before ';'",
+            "3:16: expected ';' after declaration",
+            "5:10: expected ';' after return statement",
+            "7:29: expected ';' after return statement",
+        ]
+    );
+    // The good statement between the errors survived.
+    let f = function(&r, "k");
+    assert_eq!(f.body.stmts.len(), 1);
+}
+
+#[test]
+fn unsupported_constructs_are_named() {
+    let cases = [
+        ("auto f = [](int x) { return x; };", "lambda expressions in device code are not supported yet"),
+        ("int *p = new int[4];", "'new' expressions in device code are not supported yet"),
+        ("delete p;", "'delete' expressions in device code are not supported yet"),
+        ("try { } catch (...) { }", "exception handling ('try') in device code is not supported"),
+        ("asm volatile(\"trap;\");", "inline assembly ('asm') in device code is not supported yet"),
+        ("int x = foo<int>(3);", "template-ids in device code are not supported yet"),
+        ("for (auto v : arr) { }", "range-based for loops are not supported yet"),
+        ("foo bar;", "unknown type name 'foo'"),
+    ];
+    for (stmt, msg) in cases {
+        let src = format!("__device__ void f(int *p, int *arr) {{\n  {stmt}\n}}\n");
+        let got = first_error(&src);
+        assert!(got.starts_with("test.cu:2:") && got.ends_with(msg), "{stmt}: {got}");
+    }
+}
+
+#[test]
+fn device_templates_are_reported_at_the_template_keyword() {
+    let r = parse_cu("int x;\ntemplate <typename T>\n__global__ void k(T *p) { *p = 0; }\n");
+    assert_eq!(r.diagnostics.len(), 1);
+    let l = r.source_map.lookup(r.diagnostics[0].span.lo);
+    assert_eq!((l.line, l.col), (2, 1));
+    assert_eq!(r.diagnostics[0].message, "templates in device code are not supported yet");
+}
+
+#[test]
+fn error_in_device_function_header_skips_the_item() {
+    let r = parse_cu("__device__ void f(std::vector<int> v) { }\n__device__ int g() { return 1; }\n");
+    assert_eq!(r.diagnostics.len(), 1);
+    assert_eq!(r.diagnostics[0].message, "unknown type name 'std::vector'");
+    function(&r, "g");
+}
