@@ -68,3 +68,15 @@ fn big_program_builtins() {
         eprintln!("global {} {:?} {:?} {:?} {:?}", g.name, g.space, g.host_symbol, g.init, g.dynamic_shared);
     }
 }
+
+#[test]
+fn common_programs() {
+    match compile_pp(include_str!("data/programs.cu"), "programs") {
+        None => {}
+        Some(Ok(m)) => {
+            let k: Vec<&str> = m.kernels().map(|(_, f)| f.name.as_str()).collect();
+            assert_eq!(k, vec!["matmul", "histo", "red"]);
+        }
+        Some(Err(e)) => panic!("{e}"),
+    }
+}

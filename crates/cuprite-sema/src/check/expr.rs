@@ -78,6 +78,13 @@ impl<'o> Checker<'o> {
                 self.err(e.span, "function pointers are not supported in device code yet");
                 Expr::error(e.span)
             }
+            _ if e.lvalue && matches!(e.kind, ExprKind::Cond(..)) => {
+                // Load in each arm, so locals need no address.
+                let Expr { kind: ExprKind::Cond(c, a, b), ty, span, .. } = e else { unreachable!() };
+                let a = self.rvalue(*a);
+                let b = self.rvalue(*b);
+                Expr::new(ExprKind::Cond(c, bx(a), bx(b)), ty.unqual(), false, span)
+            }
             _ if e.lvalue => {
                 let t = e.ty.unqual();
                 let sp = e.span;
@@ -1024,6 +1031,12 @@ impl<'o> Checker<'o> {
     }
 
     fn construct(&mut self, t: QTy, args: &[ast::Expr], sp: Span) -> Expr {
+        if let Some(i) = self.dim3_ctor(&t, args, sp) {
+            return match i {
+                Some(i) => Expr::new(ExprKind::InitTemp(Box::new(i)), t.unqual(), true, sp),
+                None => Expr::error(sp),
+            };
+        }
         if args.is_empty() {
             if t.ty.is_scalar() {
                 return self.cast(mk_int(0, int_ty(IntKind::Int), sp), &t.ty);

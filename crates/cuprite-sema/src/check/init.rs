@@ -357,6 +357,9 @@ impl<'o> Checker<'o> {
                 }
             }
             ast::Initializer::Ctor(args, sp) => {
+                if let Some(i) = self.dim3_ctor(ty, args, *sp) {
+                    return i;
+                }
                 if args.is_empty() {
                     return Some(Init::Zero(ty.unqual()));
                 }
@@ -373,6 +376,54 @@ impl<'o> Checker<'o> {
                 None
             }
         }
+    }
+
+    /// `dim3(x, y, z)` with its default arguments of 1 (its constructors are the only
+    /// ones device code commonly uses); `None` when `ty` is not `dim3`.
+    pub(crate) fn dim3_ctor(&mut self, ty: &QTy, args: &[ast::Expr], sp: Span) -> Option<Option<Init>> {
+        let Ty::Record(r) = ty.ty else { return None };
+        let d = self.prog.types.rec(r);
+        if d.name.as_deref() != Some("dim3") || !d.scope.is_empty() || d.fields.as_ref().map(|f| f.len()) != Some(3) {
+            return None;
+        }
+        let u = QTy::new(Ty::Int(IntKind::UInt));
+        if args.len() > 3 {
+            self.err(sp, "no matching constructor for initialization of 'dim3'");
+            return Some(None);
+        }
+        let vals: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        if vals.iter().any(|v| v.is_error()) {
+            return Some(None);
+        }
+        if vals.len() == 1 && matches!(vals[0].ty.ty, Ty::Record(_)) {
+            // dim3(uint3)
+            let v = vals.into_iter().next().unwrap();
+            let Ty::Record(src) = v.ty.ty.clone() else { unreachable!() };
+            let base = if v.lvalue { v } else { let t = v.ty.clone(); Expr::new(ExprKind::Temp(Box::new(v)), t, true, sp) };
+            let mut items = Vec::new();
+            for (i, n) in ["x", "y", "z"].iter().enumerate() {
+                let Some((path, fty)) = super::expr::find_field(&self.prog.types, src, n) else {
+                    self.err(sp, "no matching constructor for initialization of 'dim3'");
+                    return Some(None);
+                };
+                let m = Expr::new(ExprKind::Member(Box::new(base.clone()), src, path), fty, true, sp);
+                let _ = i;
+                items.push(Init::Expr(self.convert(m, &u, "initialization")));
+            }
+            return Some(Some(Init::List { ty: ty.unqual(), items, union_member: None }));
+        }
+        let mut items = Vec::new();
+        for v in vals {
+            let e = self.convert(v, &u, "initialization");
+            if e.is_error() {
+                return Some(None);
+            }
+            items.push(Init::Expr(e));
+        }
+        while items.len() < 3 {
+            items.push(Init::Expr(Expr::new(ExprKind::Int(1), u.clone(), false, sp)));
+        }
+        Some(Some(Init::List { ty: ty.unqual(), items, union_member: None }))
     }
 
     fn string_init(&mut self, s: &[u8], ty: &QTy, sp: Span) -> Init {
