@@ -216,3 +216,16 @@ fn builtin_vars_whole() {
     let n = insts(func(&m, "k")).iter().filter(|k| matches!(k, ir::InstKind::Special(_))).count();
     assert_eq!(n, 7);
 }
+
+#[test]
+fn fast_math_intrinsics() {
+    let src = "__global__ void k(float *p) { p[0] = sinf(p[1]) + expf(p[2]) + sqrtf(p[3]); }\n";
+    let m = compile_opts(src, &SemaOptions { fast_math: true, fmad: true, arch: 90 }).unwrap();
+    assert_eq!(builtins(func(&m, "k")), vec!["__sinf", "__expf", "sqrtf"]);
+}
+
+#[test]
+fn short_circuit_operands_keep_values_in_locals() {
+    // `a[i] + (x && y)`: the load of a[i] happens before the blocks of `&&`.
+    compile("__global__ void k(int *a, int x, int y) { a[0] = a[1] + (x && y) + (x ? a[2] : y) * __syncthreads_count(x); }\n");
+}

@@ -1461,7 +1461,13 @@ impl<'o> Checker<'o> {
                 }
             }
         };
-        let irname = if t == Ty::Float && !is_fixed { format!("{base}f") } else { base.to_string() };
+        let mut irname = if t == Ty::Float && !is_fixed { format!("{base}f") } else { base.to_string() };
+        // -use_fast_math: single-precision functions become their intrinsics, as in nvcc.
+        if self.opts.fast_math
+            && matches!(irname.as_str(), "sinf" | "cosf" | "tanf" | "expf" | "exp10f" | "logf" | "log2f" | "log10f" | "powf" | "sincosf")
+        {
+            irname = format!("__{irname}");
+        }
         let tq = QTy::new(t.clone());
         let ptr_t = QTy::new(Ty::ptr(tq.clone()));
         let ptr_i = QTy::new(Ty::ptr(int_ty(IntKind::Int)));
