@@ -586,7 +586,7 @@ impl<'m> ModCx<'m> {
                 body.push(local_decl(self, l, &local_name(f, lid)));
             }
         }
-        let cx = FnCx { mc: self, f, lv, kernel: None, prefix: String::new() };
+        let cx = FnCx { mc: self, f, lv, kernel: None, prefix: String::new(), ver: String::new() };
         let blocks = reachable(f);
         let mut out = Vec::new();
         let mut errs = Vec::new();
@@ -656,6 +656,13 @@ impl<'m> ModCx<'m> {
             let (a, b) = fld.split_once('.').unwrap();
             body.push(Stmt::decl(u32t.clone(), n, Some(id("__l").arrow(a).member(b))));
         }
+        // CUDA's limits (the runtime rejects larger launches); stated here so that the
+        // C compiler knows the ranges of thread indices.
+        body.push(Stmt::If {
+            cond: id("__bdx").bin(">", lit("1024u")).bin("||", id("__bdy").bin(">", lit("1024u"))).bin("||", id("__bdz").bin(">", lit("64u"))),
+            then: vec![call("__cuprite_kernel_error", vec![lit("9 /* cudaErrorInvalidConfiguration */"), Expr::Str(b"block dimensions exceed (1024, 1024, 64)".to_vec())]).stmt()],
+            else_: vec![],
+        });
         body.push(Stmt::decl(u32t.clone(), "__nthreads", Some(id("__bdx").bin("*", id("__bdy")).bin("*", id("__bdz")))));
         body.push(Stmt::decl(CType::named("char").ptr().konst(), "__shared", Some(run().arrow("shared"))));
         body.push(Stmt::decl(
@@ -752,6 +759,16 @@ impl<'m> ModCx<'m> {
             blk.push(id("__ctx").member("bid").assign(dim3("__bx", "__by", "__bz")).stmt());
         }
         let mut errs = Vec::new();
+        // A kernel without barriers whose thread loop may vectorise gets two copies of
+        // its block body: in blocks whose indices are below 2^21 (nearly all launches),
+        // `blockIdx * blockDim + threadIdx` provably does not wrap in 32 bits (blockDim
+        // is at most 1024, checked on entry), so the C compiler's range analysis can see
+        // affine accesses and vectorise; other blocks run the general copy.
+        let versioned = !multi && !self.opts.line_directives && !region_is_slow(&f, &regions.regions[0]);
+        let versions: &[&str] = if versioned { &["", "g_"] } else { &[""] };
+        let outer = std::mem::take(&mut blk);
+        let mut version_bodies = Vec::new();
+        for ver in versions {
         for (r, reg) in regions.regions.iter().enumerate() {
             blk.push(Stmt::Blank);
             let what = match reg.after_barrier {
@@ -760,7 +777,7 @@ impl<'m> ModCx<'m> {
             };
             blk.push(Stmt::Comment(format!("region {r}: {what}")));
             if multi {
-                blk.push(Stmt::Label(format!("__region{r}")));
+                blk.push(Stmt::Label(format!("{ver}__region{r}")));
             }
             let mut rb = Vec::new();
             for k in &reg.exits {
@@ -783,12 +800,7 @@ impl<'m> ModCx<'m> {
             // stops the C compiler from vectorising the thread loop: do it in regions that
             // are not vectorisable anyway (calls, runtime services) and under -G. Elsewhere
             // the thread is unknown (UINT32_MAX) and the runtime names only the block.
-            let slow = self.opts.line_directives
-                || reg.blocks.iter().flat_map(|b| &f.block(*b).insts).any(|i| match &i.kind {
-                    InstKind::Call { .. } | InstKind::CallIndirect { .. } => true,
-                    InstKind::CallBuiltin { builtin, .. } => !matches!(builtin, Builtin::Math(_)),
-                    _ => false,
-                });
+            let slow = self.opts.line_directives || region_is_slow(&f, reg);
             if slow {
                 tb.push(run().arrow("fault_thread_linear").assign(id("__t")).stmt());
             } else {
@@ -827,11 +839,11 @@ impl<'m> ModCx<'m> {
                 tb.push(lv[res.index()].clone().assign(id(format!("__bres{k}"))).stmt());
             }
             let kcx = KernelCx { region: r, multi, shared_off: &shared_off, regions: &regions };
-            let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("r{r}_") } else { String::new() } };
+            let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("{ver}r{r}_") } else { ver.to_string() }, ver: ver.to_string() };
             for b in &reg.blocks {
                 cx.emit_block(*b, &mut tb, &mut errs);
             }
-            tb.push(Stmt::Label(format!("__r{r}_next")));
+            tb.push(Stmt::Label(format!("{ver}__r{r}_next")));
             let tloop = |v: &str, lim: &str, body: Vec<Stmt>| Stmt::For {
                 init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), v, Some(lit("0"))))),
                 cond: Some(id(v).bin("<", id(lim))),
@@ -862,7 +874,7 @@ impl<'m> ModCx<'m> {
                         else_: vec![],
                     });
                     rb.extend(result_of(k));
-                    rb.push(Stmt::Goto(format!("__region{}", k + 1)));
+                    rb.push(Stmt::Goto(format!("{ver}__region{}", k + 1)));
                 }
                 _ => {
                     let mut sum = id(format!("__n_b{}", exits[0]));
@@ -877,13 +889,25 @@ impl<'m> ModCx<'m> {
                     });
                     for k in &exits {
                         let mut then: Vec<Stmt> = result_of(*k).into_iter().collect();
-                        then.push(Stmt::Goto(format!("__region{}", k + 1)));
+                        then.push(Stmt::Goto(format!("{ver}__region{}", k + 1)));
                         rb.push(Stmt::If { cond: id(format!("__n_b{k}")).bin("==", id("__live")), then, else_: vec![] });
                     }
                     rb.push(call("__cu_divergent_barrier", vec![id("__bx"), id("__by"), id("__bz")]).stmt());
                 }
             }
             blk.push(Stmt::Block(rb));
+        }
+        version_bodies.push(std::mem::take(&mut blk));
+        }
+        blk = outer;
+        if versioned {
+            let small = |v: &str| id(v).bin("<", lit("0x200000u"));
+            let cond = small("__bx").bin("&&", small("__by")).bin("&&", small("__bz"));
+            let general = version_bodies.pop().unwrap();
+            let fast = version_bodies.pop().unwrap();
+            blk.push(Stmt::If { cond, then: fast, else_: general });
+        } else {
+            blk.extend(version_bodies.pop().unwrap());
         }
         blk.push(Stmt::Label("__block_done".into()));
         body.push(Stmt::For {
@@ -976,6 +1000,15 @@ pub struct KernelDesc {
     static_shared: u64,
     slot_bytes: u64,
     local_bytes: u64,
+}
+
+/// Whether a region's thread loop cannot be vectorised anyway (calls, runtime services).
+fn region_is_slow(f: &Function, reg: &simt::Region) -> bool {
+    reg.blocks.iter().flat_map(|b| &f.block(*b).insts).any(|i| match &i.kind {
+        InstKind::Call { .. } | InstKind::CallIndirect { .. } => true,
+        InstKind::CallBuiltin { builtin, .. } => !matches!(builtin, Builtin::Math(_)),
+        _ => false,
+    })
 }
 
 fn id_expr(s: &str) -> Expr {
@@ -1099,6 +1132,8 @@ struct FnCx<'a, 'm> {
     lv: Vec<Expr>,
     kernel: Option<KernelCx<'a>>,
     prefix: String,
+    /// Label prefix of the kernel body's copy (see versioning in `emit_kernel`).
+    ver: String,
 }
 
 fn vname(v: ValueId) -> String {
@@ -1603,7 +1638,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
                     if k.multi {
                         out.push(id("__alive").index(id("__t")).assign(lit("0")).stmt());
                     }
-                    out.push(Stmt::Goto(format!("__r{}_next", k.region)));
+                    out.push(Stmt::Goto(format!("{}__r{}_next", self.ver, k.region)));
                 }
             },
             Terminator::Barrier { pred, .. } => match &self.kernel {
@@ -1617,7 +1652,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
                     if let Some(p) = pred {
                         out.push(id(format!("__p_b{idx}")).assign_op("+", self.v(*p).bin("!=", lit("0"))).stmt());
                     }
-                    out.push(Stmt::Goto(format!("__r{}_next", k.region)));
+                    out.push(Stmt::Goto(format!("{}__r{}_next", self.ver, k.region)));
                 }
             },
             Terminator::Unreachable => out.push(call("__builtin_unreachable", vec![]).stmt()),

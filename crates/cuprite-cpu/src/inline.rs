@@ -67,7 +67,7 @@ fn check_function(m: &Module, f: &Function, errs: &mut Vec<BackendError>) {
     let mut defined_in: Vec<Option<usize>> = vec![None; nv];
     for (bi, b) in f.blocks.iter().enumerate() {
         let mut seen: HashSet<u32> = HashSet::new();
-        let mut use_v = |v: &ValueId, loc: Option<SrcLoc>, seen: &HashSet<u32>, e: &mut dyn FnMut(String, Option<SrcLoc>)| {
+        let use_v = |v: &ValueId, loc: Option<SrcLoc>, seen: &HashSet<u32>, e: &mut dyn FnMut(String, Option<SrcLoc>)| {
             if v.index() >= nv {
                 e(format!("value %{} out of range", v.0), loc);
             } else if !seen.contains(&v.0) {
@@ -77,7 +77,7 @@ fn check_function(m: &Module, f: &Function, errs: &mut Vec<BackendError>) {
         for inst in &b.insts {
             let loc = inst.loc;
             let mut uses: Vec<ValueId> = Vec::new();
-            let mut chk_local = |l: &LocalId, e: &mut dyn FnMut(String, Option<SrcLoc>)| {
+            let chk_local = |l: &LocalId, e: &mut dyn FnMut(String, Option<SrcLoc>)| {
                 if l.index() >= nl {
                     e(format!("local {} out of range", l.0), loc);
                 }

@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashSet, VecDeque};
 
 /// A region: the code a thread runs from `start` until it reaches a barrier or returns.
 #[derive(Debug)]
+#[allow(dead_code)]
 pub struct Region {
     pub start: BlockId,
     /// The barrier (index into `Regions::barriers`) whose `next` starts this region;
