@@ -833,3 +833,28 @@ int main(void) {
     );
     assert_eq!(r.stdout, "6.5\n");
 }
+
+/// Blocks with indices >= 2^21 take the general (non-versioned) copy of the body.
+#[test]
+fn vector_add_large_grid() {
+    let m = vecadd_module();
+    let r = compile_and_run(
+        "vecadd_big",
+        &m,
+        r#"
+void _Z6vecAddPKfS0_Pfi(void) {}
+int main(void) {
+    int n = (1 << 21) + 7;
+    float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
+    for (int i = 0; i < n; i++) { a[i] = i & 1023; b[i] = 1; c[i] = -1; }
+    void *args[] = { &a, &b, &c, &n };
+    launch("_Z6vecAddPKfS0_Pfi", d3(n, 1, 1), d3(1, 1, 1), 0, args);
+    int bad = 0;
+    for (int i = 0; i < n; i++) if (c[i] != (float)((i & 1023) + 1)) bad++;
+    printf("bad=%d\n", bad);
+    return 0;
+}
+"#,
+    );
+    assert_eq!(r.stdout, "bad=0\n");
+}
