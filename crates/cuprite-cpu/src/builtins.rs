@@ -136,6 +136,9 @@ pub fn math_builtins() -> Vec<MathEntry> {
     ] {
         v.push(entry(n, &format!("{c}:{c}{c}"), format!("__cu_{s}_{}", sfx(c.chars().next().unwrap()))));
     }
+    for n in ["isnan", "isinf", "isfinite", "signbit"] {
+        v.push(entry(&format!("{n}f"), "i:f", format!("__cu_{n}_f32")));
+    }
     v.push(entry("labs", "l:l", "__cu_abs_i64".into()));
     v.push(entry("llabs", "l:l", "__cu_abs_i64".into()));
     v.push(entry("__dp4a", "i:iii", "__cu_dp4a_i32".into()));

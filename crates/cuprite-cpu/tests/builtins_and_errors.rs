@@ -180,3 +180,50 @@ fn line_directives_and_shape() {
     assert!(src.contains("1 region(s)"));
     assert!(!src.contains("__alive"));
 }
+
+/// Every name that cuprite-sema documents in BUILTINS.md is implemented here.
+#[test]
+fn sema_builtins_are_all_implemented() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../cuprite-sema/BUILTINS.md");
+    let Ok(doc) = std::fs::read_to_string(path) else { return };
+    let have: std::collections::HashSet<String> = math_builtins().into_iter().map(|e| e.name).collect();
+    let mut missing = Vec::new();
+    let mut section = 0;
+    for line in doc.lines() {
+        if line.starts_with("Not `Math`") {
+            break;
+        }
+        if line.starts_with("Generic families") {
+            section = 1;
+        } else if line.starts_with("min / max") {
+            section = 2;
+        } else if line.starts_with("Rounding-mode") {
+            section = 3;
+        }
+        if !line.starts_with('|') || line.contains("---") {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('|').map(|c| c.trim()).collect();
+        let names_col = match section {
+            1 => cols.get(3).copied().unwrap_or("").split(['(', '—']).next().unwrap_or(""),
+            _ => cols.get(1).copied().unwrap_or(""),
+        };
+        for raw in names_col.split(|c: char| c == ' ' || c == ',') {
+            let n = raw.trim_matches(|c: char| c == '`' || c == '(' || c == ')');
+            if n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || ["name", "names", "stem", "shape", "signature"].contains(&n) {
+                continue;
+            }
+            let forms: Vec<String> = match section {
+                1 => vec![format!("{n}f"), n.to_string()],
+                3 => ["rn", "rz", "ru", "rd"].iter().map(|m| format!("{n}_{m}")).collect(),
+                _ => vec![n.to_string()],
+            };
+            for f in forms {
+                if !have.contains(&f) {
+                    missing.push(f);
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not implemented: {missing:?}");
+}
