@@ -128,3 +128,22 @@ fn launches_are_asynchronous_and_events_wait() {
         "query before sync cudaErrorNotReady\nlast after NotReady cudaSuccess\nquery after sync cudaSuccess flag 5\n"
     );
 }
+
+#[test]
+fn stack_overflow_in_device_code_is_an_illegal_address() {
+    let (out, err, code) = run("recursion");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("sync cudaErrorIllegalAddress\nlast cudaErrorIllegalAddress\n"), "{out}");
+    assert!(out.contains("after reset sync cudaSuccess"), "{out}");
+    assert!(err.contains("cuprite: kernel 'k_recursion' faulted in block (0,0,0) thread (0,0,0)"), "{err}");
+}
+
+#[test]
+fn device_printf_formats_like_the_gpu() {
+    let (out, err, code) = run("formats");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out,
+        "star: [    42] hi (nil) (null) -1234567890123 2a  3.14% [%.*f] [%zu] [%k]\nno args\nreturned 8 and 0\n"
+    );
+}

@@ -72,6 +72,16 @@ extern "C" void k_assert_entry(cuprite_block_run *run) {
         }
     }
 }
+static int __attribute__((noinline)) recurse(volatile int *p, int depth) {
+    volatile char frame[4096];
+    frame[0] = (char)depth;
+    return recurse(p, depth + 1) + frame[0];
+}
+extern "C" void k_recursion_entry(cuprite_block_run *run) {
+    run->fault_block = block_of(run->launch, run->first_block);
+    run->fault_thread_linear = 0;
+    recurse(NULL, 0);
+}
 extern "C" void k_trap_entry(cuprite_block_run *run) {
     (void)run;
     __cuprite_trap();
@@ -120,6 +130,7 @@ void k_assert(int lim) {
     void *args[] = {&lim};
     __cuprite_launch_from_stub((const void *)k_assert, args);
 }
+void k_recursion(void) { __cuprite_launch_from_stub((const void *)k_recursion, NULL); }
 void k_trap(void) { __cuprite_launch_from_stub((const void *)k_trap, NULL); }
 void k_print(int tag) {
     void *args[] = {&tag};
@@ -146,6 +157,7 @@ static const cuprite_kernel_desc kernels[] = {
     {(const void *)k_fault, "_Z7k_faultPi", "k_fault", k_fault_entry, 1, sz_p, al_p, 0, 0, 0, 0, 0},
     {(const void *)k_assert, "_Z8k_asserti", "k_assert", k_assert_entry, 1, sz_i, al_i, 0, 0, 0, 0, 0},
     {(const void *)k_trap, "_Z6k_trapv", "k_trap", k_trap_entry, 0, NULL, NULL, 0, 0, 0, 0, 0},
+    {(const void *)k_recursion, "_Z11k_recursionv", "k_recursion", k_recursion_entry, 0, NULL, NULL, 0, 0, 0, 0, 0},
     {(const void *)k_print, "_Z7k_printi", "k_print", k_print_entry, 1, sz_i, al_i, 0, 0, 0, 0, 0},
     {(const void *)k_shared, "_Z8k_sharedPi", "k_shared", k_shared_entry, 1, sz_p, al_p, 100, 0, 0, 0, 0},
     {(const void *)k_bounded, "_Z9k_boundedPi", "k_bounded", k_shared_entry, 1, sz_p, al_p, 0, 0, 0, 128, 0},
@@ -325,6 +337,7 @@ static int mode_fault(const char *which) {
     if (!strcmp(which, "null")) LAUNCH((8), (32), 0, 0, k_fault(NULL));
     if (!strcmp(which, "assert")) LAUNCH((2), (4), 0, 0, k_assert(2));
     if (!strcmp(which, "trap")) LAUNCH((1), (1), 0, 0, k_trap());
+    if (!strcmp(which, "recursion")) LAUNCH((1), (1), 0, 0, k_recursion());
     cudaError_t e = cudaDeviceSynchronize();
     printf("sync %s\n", en(e));
     printf("last %s\n", en(cudaGetLastError()));
@@ -381,10 +394,20 @@ static int mode_async(void) {
     return 0;
 }
 
+static int mode_formats(void) {
+    int r1 = __cuprite_printf("star: [%*d] %s %p %s %lld %x %5.2f%% [%.*f] [%zu] [%k]\n", 6, 42, "hi", (void *)0,
+                              (const char *)0, -1234567890123LL, 42u, 3.14159, 3, 1.5);
+    int r2 = __cuprite_printf("no args\n");
+    CHECK(cudaDeviceSynchronize());
+    printf("returned %d and %d\n", r1, r2);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "basic";
     if (!strcmp(mode, "basic")) return mode_basic();
     if (!strcmp(mode, "printf")) return mode_printf();
     if (!strcmp(mode, "async")) return mode_async();
+    if (!strcmp(mode, "formats")) return mode_formats();
     return mode_fault(mode);
 }
