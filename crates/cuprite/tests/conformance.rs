@@ -55,7 +55,10 @@ fn discover(dir: &Path) -> Vec<Program> {
     for p in entries {
         let fname = p.file_name().unwrap().to_string_lossy().to_string();
         if p.is_file() && fname.ends_with(".cu") {
-            progs.push(Program { name: fname.trim_end_matches(".cu").to_string(), sources: vec![fname] });
+            progs.push(Program {
+                name: fname.trim_end_matches(".cu").to_string(),
+                sources: vec![fname],
+            });
         } else if p.is_dir() {
             let mut srcs: Vec<String> = fs::read_dir(&p)
                 .unwrap()
@@ -66,7 +69,10 @@ fn discover(dir: &Path) -> Vec<Program> {
                 .collect();
             srcs.sort();
             if srcs.iter().any(|s| s.ends_with(".cu")) {
-                progs.push(Program { name: fname, sources: srcs });
+                progs.push(Program {
+                    name: fname,
+                    sources: srcs,
+                });
             }
         }
     }
@@ -86,7 +92,15 @@ struct Outcome {
 }
 
 fn run_limited(mut cmd: Command, limit: Duration) -> std::io::Result<Outcome> {
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // Its own process group, so that a time-out kills whatever it started too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
     let start = Instant::now();
     let mut child: Child = cmd.spawn()?;
     let mut out = child.stdout.take().unwrap();
@@ -106,6 +120,14 @@ fn run_limited(mut cmd: Command, limit: Duration) -> std::io::Result<Outcome> {
             break Some(st);
         }
         if start.elapsed() > limit {
+            #[cfg(unix)]
+            {
+                let _ = Command::new("kill")
+                    .args(["-s", "KILL", "--"])
+                    .arg(format!("-{}", child.id()))
+                    .stderr(Stdio::null())
+                    .status();
+            }
             let _ = child.kill();
             let _ = child.wait();
             break None;
@@ -117,7 +139,12 @@ fn run_limited(mut cmd: Command, limit: Duration) -> std::io::Result<Outcome> {
     // readers a moment, then give up on them.
     let stdout = join_with_timeout(t_out, Duration::from_secs(5));
     let stderr = join_with_timeout(t_err, Duration::from_secs(5));
-    Ok(Outcome { status, stdout, stderr, elapsed })
+    Ok(Outcome {
+        status,
+        stdout,
+        stderr,
+        elapsed,
+    })
 }
 
 fn join_with_timeout(h: thread::JoinHandle<Vec<u8>>, limit: Duration) -> Vec<u8> {
@@ -175,7 +202,11 @@ fn first_difference(expected: &[u8], actual: &[u8]) -> String {
             }
             s += &format!("    expected: {}\n", show(x));
             s += &format!("    actual  : {}\n", show(y));
-            s += &format!("  ({} expected lines, {} actual lines)\n", el.len(), al.len());
+            s += &format!(
+                "  ({} expected lines, {} actual lines)\n",
+                el.len(),
+                al.len()
+            );
             return s;
         }
     }
@@ -187,14 +218,28 @@ enum Verdict {
     Fail(String),
 }
 
-fn check_program(p: &Program, suite: &Path, bin_dir: &Path, cuprite: &Path, run_limit: Duration) -> Verdict {
+fn check_program(
+    p: &Program,
+    suite: &Path,
+    bin_dir: &Path,
+    cuprite: &Path,
+    run_limit: Duration,
+) -> Verdict {
     let expected_path = suite.join(format!("{}.expected", p.name));
     let code_path = suite.join(format!("{}.exitcode", p.name));
     let expected = match fs::read(&expected_path) {
         Ok(v) => v,
-        Err(_) => return Verdict::Fail(format!("  no {}.expected: capture it with tools/nvcc-capture.sh\n", p.name)),
+        Err(_) => {
+            return Verdict::Fail(format!(
+                "  no {}.expected: capture it with tools/nvcc-capture.sh\n",
+                p.name
+            ))
+        }
     };
-    let expected_code: i32 = match fs::read_to_string(&code_path).ok().and_then(|s| s.trim().parse().ok()) {
+    let expected_code: i32 = match fs::read_to_string(&code_path)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+    {
         Some(c) => c,
         None => return Verdict::Fail(format!("  no readable {}.exitcode\n", p.name)),
     };
@@ -209,7 +254,12 @@ fn check_program(p: &Program, suite: &Path, bin_dir: &Path, cuprite: &Path, run_
     };
     let cmdline = format!("cuprite -o {} {}", exe.display(), p.sources.join(" "));
     match build.status {
-        None => return Verdict::Fail(format!("  build timed out after {:?}: {cmdline}\n", build.elapsed)),
+        None => {
+            return Verdict::Fail(format!(
+                "  build timed out after {:?}: {cmdline}\n",
+                build.elapsed
+            ))
+        }
         Some(st) if !st.success() || !exe.exists() => {
             let mut s = format!("  build failed (exit {}): {cmdline}\n", shell_code(&st));
             s += &tail(&build.stderr, 25);
@@ -228,7 +278,12 @@ fn check_program(p: &Program, suite: &Path, bin_dir: &Path, cuprite: &Path, run_
     };
     let mut problems = String::new();
     match run.status {
-        None => problems += &format!("  timed out after {:?} (limit {:?})\n", run.elapsed, run_limit),
+        None => {
+            problems += &format!(
+                "  timed out after {:?} (limit {:?})\n",
+                run.elapsed, run_limit
+            )
+        }
         Some(st) => {
             let code = shell_code(&st);
             if code != expected_code {
@@ -236,7 +291,7 @@ fn check_program(p: &Program, suite: &Path, bin_dir: &Path, cuprite: &Path, run_
             }
         }
     }
-    if run.stdout != expected {
+    if run.status.is_some() && run.stdout != expected {
         problems += &first_difference(&expected, &run.stdout);
     }
     if problems.is_empty() {
@@ -262,12 +317,17 @@ fn conformance_suite_is_complete() {
             }
         }
     }
-    assert!(missing.is_empty(), "missing in tests/conformance (run tools/nvcc-capture.sh on a GPU): {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "missing in tests/conformance (run tools/nvcc-capture.sh on a GPU): {missing:?}"
+    );
 }
 
 #[test]
 fn conformance() {
-    let suite = suite_dir().canonicalize().expect("tests/conformance exists");
+    let suite = suite_dir()
+        .canonicalize()
+        .expect("tests/conformance exists");
     let cuprite = PathBuf::from(env!("CARGO_BIN_EXE_cuprite"));
     let filters: Vec<String> = std::env::var("CUPRITE_CONFORMANCE_FILTER")
         .unwrap_or_default()
@@ -279,14 +339,27 @@ fn conformance() {
         .into_iter()
         .filter(|p| filters.is_empty() || filters.iter().any(|f| p.name.contains(f.as_str())))
         .collect();
-    assert!(!programs.is_empty(), "no conformance programs selected (filter {filters:?})");
+    assert!(
+        !programs.is_empty(),
+        "no conformance programs selected (filter {filters:?})"
+    );
 
     let jobs = env_usize("CUPRITE_CONFORMANCE_JOBS")
-        .unwrap_or_else(|| thread::available_parallelism().map(|n| n.get()).unwrap_or(2))
+        .unwrap_or_else(|| {
+            thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+        })
         .max(1);
-    let run_limit = Duration::from_secs(env_usize("CUPRITE_CONFORMANCE_TIMEOUT").unwrap_or(60) as u64);
-    let keep = std::env::var("CUPRITE_CONFORMANCE_KEEP").map(|v| v != "0").unwrap_or(false);
-    let tmp = tempfile::Builder::new().prefix("cuprite-conformance-").tempdir().expect("temp dir");
+    let run_limit =
+        Duration::from_secs(env_usize("CUPRITE_CONFORMANCE_TIMEOUT").unwrap_or(60) as u64);
+    let keep = std::env::var("CUPRITE_CONFORMANCE_KEEP")
+        .map(|v| v != "0")
+        .unwrap_or(false);
+    let tmp = tempfile::Builder::new()
+        .prefix("cuprite-conformance-")
+        .tempdir()
+        .expect("temp dir");
     let bin_dir = tmp.path().to_path_buf();
 
     let total = programs.len();
@@ -298,9 +371,19 @@ fn conformance() {
         let results = Arc::clone(&results);
         let (suite, bin_dir, cuprite) = (suite.clone(), bin_dir.clone(), cuprite.clone());
         workers.push(thread::spawn(move || loop {
-            let Some(p) = queue.lock().unwrap().pop_front() else { break };
+            let Some(p) = queue.lock().unwrap().pop_front() else {
+                break;
+            };
             let v = check_program(&p, &suite, &bin_dir, &cuprite, run_limit);
-            eprintln!("conformance: {:<20} {}", p.name, if matches!(v, Verdict::Pass) { "ok" } else { "FAILED" });
+            eprintln!(
+                "conformance: {:<20} {}",
+                p.name,
+                if matches!(v, Verdict::Pass) {
+                    "ok"
+                } else {
+                    "FAILED"
+                }
+            );
             results.lock().unwrap().push((p.name.clone(), v));
         }));
     }
@@ -310,7 +393,10 @@ fn conformance() {
 
     let mut results = std::mem::take(&mut *results.lock().unwrap());
     results.sort_by(|a, b| a.0.cmp(&b.0));
-    let failures: Vec<&(String, Verdict)> = results.iter().filter(|(_, v)| matches!(v, Verdict::Fail(_))).collect();
+    let failures: Vec<&(String, Verdict)> = results
+        .iter()
+        .filter(|(_, v)| matches!(v, Verdict::Fail(_)))
+        .collect();
     let mut report = String::new();
     for (name, v) in &failures {
         if let Verdict::Fail(why) = v {
