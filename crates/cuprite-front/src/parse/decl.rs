@@ -344,7 +344,12 @@ impl<'a> Parser<'a> {
                     if self.template_name_len().is_some() && self.nth_is(len, "<") {
                         return Err(self.err_here("templates in device code are not supported yet"));
                     }
-                    if self.type_name_len().is_none() {
+                    // A parameter must start with a type: an unknown name followed by a
+                    // declarator is taken as one (sema reports it if device code needs it).
+                    let param_type = ctx == DeclCtx::Param
+                        && (matches!(self.nth_text(len), "&" | "&&" | "*" | "," | ")")
+                            || (self.nth_kind(len) == TokKind::Ident && !super::is_reserved(self.nth_text(len))));
+                    if self.type_name_len().is_none() && !param_type {
                         // `foo x;` with `foo` unknown: say so rather than "expected ';'".
                         if ctx != DeclCtx::TypeName
                             && self.nth_kind(len) == TokKind::Ident
@@ -936,7 +941,7 @@ impl<'a> Parser<'a> {
                 bit_width = Some(self.parse_cond()?);
             }
             let mut init = None;
-            if ctx == DeclCtx::Member && matches!(declarator.derived.first(), Some(Derived::Function(_))) {
+            if matches!(declarator.derived.first(), Some(Derived::Function(_))) && self.is("=") {
                 // `= 0`, `= default`, `= delete`.
                 if self.eat("=") {
                     let zero = self.kind() == TokKind::Int && self.text() == "0";
