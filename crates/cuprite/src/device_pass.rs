@@ -81,9 +81,14 @@ fn demangled_base(symbol: &str) -> Option<String> {
 }
 
 /// Generates the C for the device side.
-pub fn emit(module: &Module, input: &Path, opts: &Options) -> Result<String, String> {
+/// The generated file also tells the runtime which compute capability `-arch` selected,
+/// so that the device reports and enforces its limits.
+pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<String, String> {
     let emit_opts = cuprite_cpu::EmitOptions { line_directives: opts.device_debug, source_name: input.display().to_string() };
-    cuprite_cpu::emit_c(module, &emit_opts).map_err(|errors| {
+    let arch_ctor = format!(
+        "\n__attribute__((constructor)) static void __cuprite_select_arch(void) {{ __cuprite_set_target_arch({arch}u); }}\n"
+    );
+    cuprite_cpu::emit_c(module, &emit_opts).map(|c| c + &arch_ctor).map_err(|errors| {
         for e in &errors {
             match e.loc {
                 Some(loc) => {

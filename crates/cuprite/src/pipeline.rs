@@ -140,11 +140,12 @@ impl<'a> Build<'a> {
 
         device_pass::bind_host_symbols(&mut module, &host_o)?;
         let device_c = work("cudafe.device.c");
-        let c_text = device_pass::emit(&module, input, self.opts)?;
+        let c_text = device_pass::emit(&module, input, self.arch, self.opts)?;
         std::fs::write(&device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
         let device_o = work("device.o");
         let mut dcflags = vec!["-c".to_string()];
-        dcflags.extend(cuprite_cpu::c_compiler_flags(self.opt_level));
+        // nvcc optimises device code unless -G asks for debuggable device code.
+        dcflags.extend(cuprite_cpu::c_compiler_flags(if self.opts.device_debug { 0 } else { self.opt_level.max(2) }));
         if self.opts.device_debug || self.opts.debug {
             dcflags.push("-g".into());
         }
@@ -153,7 +154,7 @@ impl<'a> Build<'a> {
 
         // One relocatable object per translation unit, as nvcc -c gives.
         let ld_args = vec!["-r".to_string(), "-nostdlib".into(), host_o.display().to_string(), device_o.display().to_string(), "-o".into(), object.display().to_string()];
-        self.tools.run(&self.tools.cxx, &ld_args)
+        self.tools.run(&self.tools.cxx, &ld_args).map(drop)
     }
 
     /// Compiles a `.cpp` or `.c` input with the host compiler, Cuprite's headers available.
@@ -176,7 +177,7 @@ impl<'a> Build<'a> {
         }
         flags.extend(self.host_compile_flags());
         flags.extend([input.display().to_string(), "-o".into(), object.display().to_string()]);
-        self.tools.run(&compiler, &flags)
+        self.tools.run(&compiler, &flags).map(drop)
     }
 
     /// Links objects, the runtime library and the user's libraries into an executable.
@@ -196,7 +197,7 @@ impl<'a> Build<'a> {
         flags.extend(Options::split_commas(&self.opts.xcompiler).into_iter().filter(|f| f.starts_with("-f") || f.starts_with("-L") || f.starts_with("-l") || f.starts_with("-pthread")));
         flags.push(runtime.display().to_string());
         flags.extend(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil"].iter().map(|s| s.to_string()));
-        self.tools.run(&self.tools.cxx, &flags)
+        self.tools.run(&self.tools.cxx, &flags).map(drop)
     }
 }
 

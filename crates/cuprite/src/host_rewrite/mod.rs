@@ -146,13 +146,13 @@ impl<'a> Rewriter<'a> {
             return Head::Namespace;
         }
         // A function body follows its parameter list (and trailing qualifiers or a
-        // constructor's member initializers).
+        // constructor's member initializers). This is decided first: `struct S f() {`
+        // is a function returning a struct, not a struct body.
         let mut k = start;
         let mut depth_angle = 0i32;
         while k < brace {
-            let s = t.str(k);
             if t.toks[k].kind == Kind::Punct {
-                match s {
+                match t.str(k) {
                     "(" => {
                         let prev = if k > start { t.str(k - 1) } else { "" };
                         if !NON_DECLARATOR_GROUPS.contains(&prev) && depth_angle == 0 {
@@ -164,12 +164,11 @@ impl<'a> Rewriter<'a> {
                     ">" => depth_angle -= 1,
                     _ => {}
                 }
-            } else if t.toks[k].kind == Kind::Ident && matches!(s, "struct" | "class" | "union") {
-                return Head::Class;
-            } else if t.toks[k].kind == Kind::Ident && s == "enum" {
-                return Head::Other;
             }
             k += 1;
+        }
+        if words.iter().any(|w| matches!(*w, "struct" | "class" | "union")) && !words.contains(&"enum") {
+            return Head::Class;
         }
         Head::Other
     }
@@ -565,6 +564,12 @@ mod tests {
         let out = body("namespace a { __global__ void __launch_bounds__(256, 2) k(int n) { } }");
         assert!(out.contains("void  k(int n)"), "{out}");
         assert!(out.contains("a::k") || out.contains(")k, __cuprite_args"), "{out}");
+    }
+
+    #[test]
+    fn function_returning_struct_is_a_function() {
+        let out = body("static inline struct P mk(int x) { struct P p; return p; }\n__global__ void k(int n) { }");
+        assert!(out.contains("__cuprite_launch_from_stub"), "{out}");
     }
 
     #[test]
