@@ -4,4 +4,6 @@
 #ifndef __CUPRITE_DEVICE_FUNCTIONS_H__
 #define __CUPRITE_DEVICE_FUNCTIONS_H__
 #include "host_defines.h"
+/* Device clock() returns clock_t, which nvcc makes visible without <ctime>. */
+#include <time.h>
 #endif

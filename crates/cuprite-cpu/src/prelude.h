@@ -21,26 +21,32 @@ typedef struct __cuprite_tctx {
 } __cuprite_tctx;
 
 /* ---- integer division and remainder: never trap ------------------------------------
- * x / 0: all ones for unsigned, -1 for signed; x % 0 = x; MIN / -1 = MIN; MIN % -1 = 0.
+ * What an H200 gives (tests/facts/intdiv.txt, nvcc 13):
+ * - 32-bit x / 0 and x % 0: all ones (-1 signed, 0xffffffff unsigned);
+ * - 64-bit x / 0 and x % 0: 0x00000000ffffffff when x's upper 32 bits are zero (the GPU
+ *   divides such operands with its 32-bit routine), all ones otherwise;
+ * - MIN / -1 = MIN, MIN % -1 = 0.
  * (One family, so that the GPU's facts can be adjusted in one place.) */
-#define __CU_DIV_S(N, T, MIN)                                                           \
+#define __CU_ZERO_DIVISOR_32(T, a) ((T)~(T)0)
+#define __CU_ZERO_DIVISOR_64(T, a) (((uint64_t)(a) >> 32) == 0 ? (T)0xffffffffull : (T)~(T)0)
+#define __CU_DIV_S(N, T, ZERO)                                                          \
     __CU_INLINE T __cu_div_##N(T a, T b) {                                              \
-        if (__builtin_expect(b == 0, 0)) return (T)-1;                                  \
+        if (__builtin_expect(b == 0, 0)) return ZERO(T, a);                             \
         if (__builtin_expect(b == -1, 0)) return (T)(0 - (unsigned long long)a);        \
         return a / b;                                                                   \
     }                                                                                   \
     __CU_INLINE T __cu_rem_##N(T a, T b) {                                              \
-        if (__builtin_expect(b == 0, 0)) return a;                                      \
+        if (__builtin_expect(b == 0, 0)) return ZERO(T, a);                             \
         if (__builtin_expect(b == -1, 0)) return 0;                                     \
         return a % b;                                                                   \
     }
-#define __CU_DIV_U(N, T)                                                                \
-    __CU_INLINE T __cu_div_##N(T a, T b) { return __builtin_expect(b == 0, 0) ? (T)~(T)0 : a / b; } \
-    __CU_INLINE T __cu_rem_##N(T a, T b) { return __builtin_expect(b == 0, 0) ? a : a % b; }
-__CU_DIV_S(i32, int32_t, INT32_MIN)
-__CU_DIV_S(i64, int64_t, INT64_MIN)
-__CU_DIV_U(u32, uint32_t)
-__CU_DIV_U(u64, uint64_t)
+#define __CU_DIV_U(N, T, ZERO)                                                          \
+    __CU_INLINE T __cu_div_##N(T a, T b) { return __builtin_expect(b == 0, 0) ? ZERO(T, a) : a / b; } \
+    __CU_INLINE T __cu_rem_##N(T a, T b) { return __builtin_expect(b == 0, 0) ? ZERO(T, a) : a % b; }
+__CU_DIV_S(i32, int32_t, __CU_ZERO_DIVISOR_32)
+__CU_DIV_S(i64, int64_t, __CU_ZERO_DIVISOR_64)
+__CU_DIV_U(u32, uint32_t, __CU_ZERO_DIVISOR_32)
+__CU_DIV_U(u64, uint64_t, __CU_ZERO_DIVISOR_64)
 
 /* ---- shifts: PTX clamps the amount (shl/shr.u: 0, shr.s: sign fill) ----------------- */
 #define __CU_SHIFT(N, T, UT, BITS)                                                      \
