@@ -490,7 +490,70 @@ pub enum Terminator {
     /// that has not exited has arrived. For the predicate variants, `pred` is the thread's
     /// predicate (`Bool`) and the block-wide result is stored into `result` (`I32`).
     Barrier { kind: BarrierKind, pred: Option<ValueId>, result: Option<LocalId>, next: BlockId },
+    /// A warp collective (`__shfl_sync`, `__ballot_sync`, `__syncwarp`, …). Like a barrier
+    /// it ends its block: every participating lane must have computed its operands before
+    /// any lane can see a result. Execution continues at `next` once the collective has
+    /// been computed for the thread's warp; the thread's results are in `results` there.
+    /// Operands and results are listed on `WarpOp`. The lanes of a warp are the threads of
+    /// the block whose linear index divided by 32 is equal; the participants are the lanes
+    /// of the warp that reach this terminator together, restricted by the `mask` operand.
+    Warp { op: WarpOp, args: Vec<ValueId>, results: Vec<LocalId>, next: BlockId },
     Unreachable,
+}
+
+/// Which shuffle (`__shfl*_sync`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflKind {
+    /// Source lane: `srcLane` mod `width` within the caller's segment of `width` lanes.
+    Idx,
+    /// Source lane `lane - delta`; the own value if that is before the segment.
+    Up,
+    /// Source lane `lane + delta`; the own value if that is past the segment.
+    Down,
+    /// Source lane `lane ^ laneMask`; the own value if that is past the segment (earlier
+    /// segments are readable, as in the guide).
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteKind {
+    All,
+    Any,
+    /// `__uni_sync`: non-zero iff the predicate is the same for every participant.
+    Uni,
+    Ballot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceKind {
+    Add,
+    /// Signed or unsigned comparison according to the operand's type.
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+/// A warp collective's operation. Operands (`args` of `Terminator::Warp`), in order, and
+/// results (`results`):
+/// - `Shfl(k)`: `[mask: U32, value: T, lane: I32 (srcLane, delta or laneMask), width: I32]`
+///   → `[T]`, `T` one of `I32 U32 I64 U64 F32 F64`. `width` is a power of two ≤ 32.
+/// - `Vote(k)`: `[mask: U32, pred: Bool]` → `[I32]` (`Ballot`: `[U32]`).
+/// - `ActiveMask`: `[]` → `[U32]`, the lanes that reach the terminator together.
+/// - `SyncWarp`: `[mask: U32]` → `[]`.
+/// - `MatchAny`: `[mask: U32, value: T]` → `[U32]`, `T` a 32- or 64-bit integer or float.
+/// - `MatchAll`: `[mask: U32, value: T]` → `[U32 (mask or 0), I32 (pred)]`.
+/// - `Reduce(k)`: `[mask: U32, value: T]` → `[T]`, `T` is `I32` or `U32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WarpOp {
+    Shfl(ShflKind),
+    Vote(VoteKind),
+    ActiveMask,
+    SyncWarp,
+    MatchAny,
+    MatchAll,
+    Reduce(ReduceKind),
 }
 
 impl Terminator {
@@ -503,7 +566,7 @@ impl Terminator {
                 s.push(*default);
                 s
             }
-            Terminator::Barrier { next, .. } => vec![*next],
+            Terminator::Barrier { next, .. } | Terminator::Warp { next, .. } => vec![*next],
             Terminator::Return(_) | Terminator::Unreachable => vec![],
         }
     }

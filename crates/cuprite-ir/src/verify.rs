@@ -206,7 +206,70 @@ fn verify_function(m: &Module, id: FuncId, f: &Function, errs: &mut Vec<String>)
                     cx.expect("barrier result local", t.as_ref(), &Type::I32);
                 }
             }
+            Terminator::Warp { op, args, results, next } => {
+                cx.block(*next);
+                let ats: Vec<Option<Type>> = args.iter().map(|a| cx.use_(*a)).collect();
+                let rts: Vec<Option<Type>> = results.iter().map(|r| cx.local(*r)).collect();
+                verify_warp(&mut cx, *op, &ats, &rts);
+            }
             Terminator::Unreachable => {}
+        }
+    }
+}
+
+/// Operand and result types of a warp collective (see `WarpOp`).
+fn verify_warp(cx: &mut Cx, op: WarpOp, args: &[Option<Type>], results: &[Option<Type>]) {
+    use Type::*;
+    let (nargs, nres) = match op {
+        WarpOp::Shfl(_) => (4, 1),
+        WarpOp::Vote(_) | WarpOp::MatchAny | WarpOp::Reduce(_) => (2, 1),
+        WarpOp::MatchAll => (2, 2),
+        WarpOp::ActiveMask => (0, 1),
+        WarpOp::SyncWarp => (1, 0),
+    };
+    if args.len() != nargs || results.len() != nres {
+        cx.err(format!("warp operation {op:?} takes {nargs} operand(s) and {nres} result(s)"));
+        return;
+    }
+    if nargs > 0 {
+        cx.expect("warp mask", args[0].as_ref(), &U32);
+    }
+    let value = args.get(1).cloned().flatten();
+    let value_ok = |allowed: &[Type]| value.as_ref().map_or(true, |t| allowed.contains(t));
+    match op {
+        WarpOp::Shfl(_) => {
+            if !value_ok(&[I32, U32, I64, U64, F32, F64]) {
+                cx.err(format!("shuffle of a value of type {}", value.as_ref().unwrap()));
+            }
+            cx.expect("shuffle lane operand", args[2].as_ref(), &I32);
+            cx.expect("shuffle width", args[3].as_ref(), &I32);
+            if let Some(v) = &value {
+                cx.expect("shuffle result local", results[0].as_ref(), v);
+            }
+        }
+        WarpOp::Vote(k) => {
+            cx.expect("vote predicate", args[1].as_ref(), &Bool);
+            let rt = if k == VoteKind::Ballot { U32 } else { I32 };
+            cx.expect("vote result local", results[0].as_ref(), &rt);
+        }
+        WarpOp::ActiveMask => cx.expect("activemask result local", results[0].as_ref(), &U32),
+        WarpOp::SyncWarp => {}
+        WarpOp::MatchAny | WarpOp::MatchAll => {
+            if !value_ok(&[I32, U32, I64, U64, F32, F64]) {
+                cx.err(format!("match of a value of type {}", value.as_ref().unwrap()));
+            }
+            cx.expect("match result local", results[0].as_ref(), &U32);
+            if op == WarpOp::MatchAll {
+                cx.expect("match predicate local", results[1].as_ref(), &I32);
+            }
+        }
+        WarpOp::Reduce(_) => {
+            if !value_ok(&[I32, U32]) {
+                cx.err(format!("warp reduction of a value of type {}", value.as_ref().unwrap()));
+            }
+            if let Some(v) = &value {
+                cx.expect("reduction result local", results[0].as_ref(), v);
+            }
         }
     }
 }
