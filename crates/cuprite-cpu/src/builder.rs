@@ -181,6 +181,14 @@ impl FnBuilder {
         self.switch_to(next);
         next
     }
+    /// A warp collective (operands and results as `WarpOp` documents); continues in a new
+    /// block, which becomes current.
+    pub fn warp(&mut self, op: WarpOp, args: Vec<ValueId>, results: Vec<LocalId>) -> BlockId {
+        let next = self.new_block();
+        self.term(Terminator::Warp { op, args, results, next });
+        self.switch_to(next);
+        next
+    }
     pub fn finish(self) -> Function {
         self.f
     }

@@ -604,6 +604,10 @@ impl<'m> ModCx<'m> {
         let f = inline::inline_barrier_calls(self.m, orig, &self.bset);
         let regions = simt::analyse(&f);
         let multi = regions.regions.len() > 1;
+        // Kernels with warp collectives run under the general scheduler (`__cu_schedule`
+        // in the prelude): each thread has a resume point in a `__cu_wslot`. Kernels with
+        // barriers only keep the direct region-to-region jumps below.
+        let warp = regions.has_warp;
 
         // Shared memory layout: the static __shared__ variables this kernel can reach.
         let used_shared = self.shared_used_by(&f);
@@ -631,9 +635,17 @@ impl<'m> ModCx<'m> {
             slot_off.push((*l, soff));
             soff += align_up(s, a);
         }
-        let alive_off = if multi {
+        let alive_off = if multi && !warp {
             let o = soff;
             soff += 1;
+            Some(o)
+        } else {
+            None
+        };
+        let ws_off = if warp {
+            soff = align_up(soff, 8);
+            let o = soff;
+            soff += 32; // sizeof(__cu_wslot)
             Some(o)
         } else {
             None
@@ -699,7 +711,34 @@ impl<'m> ModCx<'m> {
                 Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("uint8_t").ptr())),
             ));
         }
+        if let Some(o) = ws_off {
+            body.push(Stmt::decl(
+                CType::named("__cu_wslot").ptr().konst(),
+                "__ws",
+                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("__cu_wslot").ptr())),
+            ));
+            let cuts: Vec<(Option<String>, Initializer)> = regions
+                .barriers
+                .iter()
+                .map(|b| {
+                    let (kind, op) = cut_code(&f, &f.block(*b).term);
+                    (None, Initializer::List(vec![(None, Initializer::Expr(lit(kind.to_string()))), (None, Initializer::Expr(lit(op.to_string())))]))
+                })
+                .collect();
+            let tname = format!("__cuprite_k{}_cuts", kid.0);
+            items.push(Item::Var {
+                storage: "static",
+                ty: CType::Array(Box::new(CType::named("__cu_cut")), cuts.len() as u64).konst_elem(),
+                name: tname,
+                attrs: vec![],
+                asm_name: None,
+                init: Some(Initializer::List(cuts)),
+            });
+        }
         for (k, b) in regions.barriers.iter().enumerate() {
+            if warp {
+                break;
+            }
             if let Terminator::Barrier { result: Some(_), .. } = f.block(*b).term {
                 body.push(Stmt::decl(CType::named("int32_t"), format!("__bres{k}"), Some(lit("0"))));
             }
@@ -758,6 +797,14 @@ impl<'m> ModCx<'m> {
         if need_ctx {
             blk.push(id("__ctx").member("bid").assign(dim3("__bx", "__by", "__bz")).stmt());
         }
+        if warp {
+            blk.push(Stmt::For {
+                init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), "__i", Some(lit("0"))))),
+                cond: Some(id("__i").bin("<", id("__nthreads"))),
+                step: Some(Expr::PostInc(Box::new(id("__i")))),
+                body: vec![id("__ws").index(id("__i")).member("st").assign(lit("1u")).stmt()],
+            });
+        }
         let mut errs = Vec::new();
         // A kernel without barriers whose thread loop may vectorise gets two copies of
         // its block body: in blocks whose indices are below 2^21 (nearly all launches),
@@ -780,7 +827,7 @@ impl<'m> ModCx<'m> {
                 blk.push(Stmt::Label(format!("{ver}__region{r}")));
             }
             let mut rb = Vec::new();
-            for k in &reg.exits {
+            for k in reg.exits.iter().filter(|_| !warp) {
                 rb.push(Stmt::decl(CType::named("uint32_t"), format!("__n_b{k}"), Some(lit("0"))));
                 if let Terminator::Barrier { pred: Some(_), .. } = f.block(regions.barriers[*k]).term {
                     rb.push(Stmt::decl(CType::named("uint32_t"), format!("__p_b{k}"), Some(lit("0"))));
@@ -793,7 +840,13 @@ impl<'m> ModCx<'m> {
                 "__t",
                 Some(id("__tz").bin("*", id("__bdy")).bin("+", id("__ty")).bin("*", id("__bdx")).bin("+", id("__tx"))),
             ));
-            if r > 0 {
+            if warp {
+                tb.push(Stmt::If {
+                    cond: id("__ws").index(id("__t")).member("st").bin("!=", lit(format!("{}u", r + 1))),
+                    then: vec![Stmt::Continue],
+                    else_: vec![],
+                });
+            } else if r > 0 {
                 tb.push(Stmt::If { cond: Expr::un("!", id("__alive").index(id("__t"))), then: vec![Stmt::Continue], else_: vec![] });
             }
             // Recording the thread for fault messages costs a store per thread, which
@@ -817,12 +870,18 @@ impl<'m> ModCx<'m> {
                 init_locals.extend(f.params.iter().copied());
             }
             let bar_result = reg.after_barrier.and_then(|k| match f.block(regions.barriers[k]).term {
-                Terminator::Barrier { result: Some(res), .. } => Some((k, res)),
+                Terminator::Barrier { result: Some(res), .. } if !warp => Some((k, res)),
                 _ => None,
             });
             if let Some((_, res)) = bar_result {
                 init_locals.insert(res);
             }
+            // Under the scheduler, a cut point's results are in the thread's `__cu_wslot`.
+            let cut_results: Vec<LocalId> = match reg.after_barrier {
+                Some(k) if warp => simt::cut_results(&f.block(regions.barriers[k]).term),
+                _ => vec![],
+            };
+            init_locals.extend(cut_results.iter().copied());
             for l in &init_locals {
                 if !regions.slot_locals.contains(l) {
                     tb.push(local_decl(self, f.local(*l), &local_name(&f, *l)));
@@ -838,7 +897,18 @@ impl<'m> ModCx<'m> {
             if let Some((k, res)) = bar_result {
                 tb.push(lv[res.index()].clone().assign(id(format!("__bres{k}"))).stmt());
             }
-            let kcx = KernelCx { region: r, multi, shared_off: &shared_off, regions: &regions };
+            for (i, res) in cut_results.iter().enumerate() {
+                let raw = id("__ws").index(id("__t")).member("res");
+                let ty = &f.local(*res).ty;
+                let e = match ty {
+                    _ if i == 1 => raw.bin(">>", lit("32")).cast(CType::named("int32_t")),
+                    Type::F32 => call("__cu_uint_as_float", vec![raw.cast(CType::named("uint32_t"))]),
+                    Type::F64 => call("__cu_longlong_as_double", vec![raw.cast(CType::named("int64_t"))]),
+                    t => raw.cast(self.ctype(t)),
+                };
+                tb.push(lv[res.index()].clone().assign(e).stmt());
+            }
+            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions };
             let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("{ver}r{r}_") } else { ver.to_string() }, ver: ver.to_string() };
             for b in &reg.blocks {
                 cx.emit_block(*b, &mut tb, &mut errs);
@@ -864,6 +934,23 @@ impl<'m> ModCx<'m> {
                 };
                 Some(id(format!("__bres{k}")).assign(v).stmt())
             };
+            if warp {
+                // Every region ends in the scheduler, which picks the next one.
+                let mut cases = vec![(lit("-1"), vec![Stmt::Goto("__block_done".into())])];
+                for r2 in 1..regions.regions.len() {
+                    cases.push((lit(r2.to_string()), vec![Stmt::Goto(format!("{ver}__region{r2}"))]));
+                }
+                rb.push(Stmt::Switch {
+                    value: call(
+                        "__cu_schedule",
+                        vec![id("__ws"), id("__nthreads"), id(format!("__cuprite_k{}_cuts", kid.0)), id("__bx"), id("__by"), id("__bz")],
+                    ),
+                    cases,
+                    default: vec![call("__builtin_unreachable", vec![]).stmt()],
+                });
+                blk.push(Stmt::Block(rb));
+                continue;
+            }
             match exits.len() {
                 0 => rb.push(Stmt::Goto("__block_done".into())),
                 1 => {
@@ -1003,6 +1090,47 @@ pub struct KernelDesc {
 }
 
 /// Whether a region's thread loop cannot be vectorised anyway (calls, runtime services).
+/// A cut point's entry in a kernel's `__cu_cut` table (see the prelude): kind 0 and the
+/// `BarrierKind` for barriers, kind 1 and the `__CU_W_*` code for warp collectives.
+fn cut_code(f: &Function, t: &Terminator) -> (u8, u8) {
+    match t {
+        Terminator::Barrier { kind, .. } => (
+            0,
+            match kind {
+                BarrierKind::Sync => 0,
+                BarrierKind::Count => 1,
+                BarrierKind::And => 2,
+                BarrierKind::Or => 3,
+            },
+        ),
+        Terminator::Warp { op, args, .. } => {
+            let signed = args.get(1).is_some_and(|a| f.value_type(*a).is_signed());
+            let code = match op {
+                WarpOp::Shfl(ShflKind::Idx) => 0,
+                WarpOp::Shfl(ShflKind::Up) => 1,
+                WarpOp::Shfl(ShflKind::Down) => 2,
+                WarpOp::Shfl(ShflKind::Xor) => 3,
+                WarpOp::Vote(VoteKind::All) => 4,
+                WarpOp::Vote(VoteKind::Any) => 5,
+                WarpOp::Vote(VoteKind::Uni) => 6,
+                WarpOp::Vote(VoteKind::Ballot) => 7,
+                WarpOp::ActiveMask => 8,
+                WarpOp::SyncWarp => 9,
+                WarpOp::MatchAny => 10,
+                WarpOp::MatchAll => 11,
+                WarpOp::Reduce(ReduceKind::Add) => 12,
+                WarpOp::Reduce(ReduceKind::Min) => if signed { 13 } else { 14 },
+                WarpOp::Reduce(ReduceKind::Max) => if signed { 15 } else { 16 },
+                WarpOp::Reduce(ReduceKind::And) => 17,
+                WarpOp::Reduce(ReduceKind::Or) => 18,
+                WarpOp::Reduce(ReduceKind::Xor) => 19,
+            };
+            (1, code)
+        }
+        _ => unreachable!("not a cut point"),
+    }
+}
+
 fn region_is_slow(f: &Function, reg: &simt::Region) -> bool {
     reg.blocks.iter().flat_map(|b| &f.block(*b).insts).any(|i| match &i.kind {
         InstKind::Call { .. } | InstKind::CallIndirect { .. } => true,
@@ -1120,6 +1248,8 @@ fn f64_lit(x: f64) -> Expr {
 struct KernelCx<'a> {
     region: usize,
     multi: bool,
+    /// Under the general scheduler (the kernel has warp collectives).
+    warp: bool,
     shared_off: &'a HashMap<GlobalId, u64>,
     regions: &'a Regions,
 }
@@ -1635,7 +1765,9 @@ impl<'a, 'm> FnCx<'a, 'm> {
             Terminator::Return(v) => match &self.kernel {
                 None => out.push(Stmt::Return(v.map(|v| self.v(v)))),
                 Some(k) => {
-                    if k.multi {
+                    if k.warp {
+                        out.push(id("__ws").index(id("__t")).member("st").assign(lit("0")).stmt());
+                    } else if k.multi {
                         out.push(id("__alive").index(id("__t")).assign(lit("0")).stmt());
                     }
                     out.push(Stmt::Goto(format!("{}__r{}_next", self.ver, k.region)));
@@ -1643,6 +1775,17 @@ impl<'a, 'm> FnCx<'a, 'm> {
             },
             Terminator::Barrier { pred, .. } => match &self.kernel {
                 None => errs.push(err("internal error: a barrier in a function that is not inlined", b.term_loc)),
+                Some(k) if k.warp => {
+                    let idx = k.regions.barriers.iter().position(|x| std::ptr::eq(self.f.block(*x), b)).unwrap();
+                    let ws = id("__ws").index(id("__t"));
+                    let pv = match pred {
+                        Some(p) => self.v(*p).bin("!=", lit("0")).cast(CType::named("uint64_t")),
+                        None => lit("0"),
+                    };
+                    out.push(ws.clone().member("val").assign(pv).stmt());
+                    out.push(ws.member("st").assign(lit(format!("0x80000000u | {idx}u"))).stmt());
+                    out.push(Stmt::Goto(format!("{}__r{}_next", self.ver, k.region)));
+                }
                 Some(k) => {
                     let idx = k.regions.barriers.iter().position(|x| std::ptr::eq(self.f.block(*x), b)).unwrap();
                     if k.region == 0 {
@@ -1654,6 +1797,35 @@ impl<'a, 'm> FnCx<'a, 'm> {
                     }
                     out.push(Stmt::Goto(format!("{}__r{}_next", self.ver, k.region)));
                 }
+            },
+            Terminator::Warp { op, args, .. } => match &self.kernel {
+                Some(k) if k.warp => {
+                    let idx = k.regions.barriers.iter().position(|x| std::ptr::eq(self.f.block(*x), b)).unwrap();
+                    let ws = id("__ws").index(id("__t"));
+                    let fields: &[&str] = match op {
+                        WarpOp::Shfl(_) => &["mask", "val", "lane", "width"],
+                        WarpOp::ActiveMask => &[],
+                        WarpOp::SyncWarp => &["mask"],
+                        _ => &["mask", "val"],
+                    };
+                    for (fld, a) in fields.iter().zip(args) {
+                        let x = self.v(*a);
+                        let e = match (*fld, self.vty(*a)) {
+                            ("val", Type::F32) => call("__cu_float_as_uint", vec![x]).cast(CType::named("uint64_t")),
+                            ("val", Type::F64) => call("__cu_double_as_longlong", vec![x]).cast(CType::named("uint64_t")),
+                            ("val", _) => x.cast(CType::named("uint64_t")),
+                            ("mask", _) => x.cast(CType::named("uint32_t")),
+                            _ => x.cast(CType::named("int32_t")),
+                        };
+                        out.push(ws.clone().member(fld).assign(e).stmt());
+                    }
+                    if matches!(op, WarpOp::ActiveMask) {
+                        out.push(ws.clone().member("mask").assign(lit("0")).stmt());
+                    }
+                    out.push(ws.member("st").assign(lit(format!("0x80000000u | {idx}u"))).stmt());
+                    out.push(Stmt::Goto(format!("{}__r{}_next", self.ver, k.region)));
+                }
+                _ => errs.push(err("internal error: a warp operation in a function that is not inlined", b.term_loc)),
             },
             Terminator::Unreachable => out.push(call("__builtin_unreachable", vec![]).stmt()),
         }

@@ -1,5 +1,5 @@
 //! Structural checks of the incoming IR (errors instead of panics), the set of device
-//! functions that contain a barrier, and the IR-to-IR inliner that brings them into
+//! functions that contain a barrier or a warp collective, and the IR-to-IR inliner that brings them into
 //! their kernels.
 
 use crate::BackendError;
@@ -166,6 +166,14 @@ fn check_function(m: &Module, f: &Function, errs: &mut Vec<BackendError>) {
                     e("predicated barrier without a predicate".into(), loc);
                 }
             }
+            Terminator::Warp { args, results, .. } => {
+                tuses.extend(args.iter().copied());
+                for r in results {
+                    if r.index() >= nl {
+                        e(format!("warp operation result local {} out of range", r.0), loc);
+                    }
+                }
+            }
             _ => {}
         }
         for u in &tuses {
@@ -180,11 +188,12 @@ fn check_function(m: &Module, f: &Function, errs: &mut Vec<BackendError>) {
     let _ = before;
 }
 
-/// Functions that contain a barrier, directly or through calls.
+/// Functions that contain a barrier or a warp collective (cut points of the SIMT
+/// transformation), directly or through calls: they are inlined into their kernels.
 pub fn barrier_functions(m: &Module) -> HashSet<FuncId> {
     let mut set: HashSet<FuncId> = HashSet::new();
     for (i, f) in m.functions.iter().enumerate() {
-        if f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. })) {
+        if f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. } | Terminator::Warp { .. })) {
             set.insert(FuncId(i as u32));
         }
     }
@@ -226,7 +235,7 @@ pub fn check_barrier_calls(m: &Module, bset: &HashSet<FuncId>) -> Vec<BackendErr
                     match state.get(func) {
                         Some(1) => errs.push(err(
                             format!(
-                                "recursive call of `{}`, which contains __syncthreads(): a recursive cycle through a barrier cannot be compiled for the CPU",
+                                "recursive call of `{}`, which contains __syncthreads() or a warp operation: a recursive cycle through a barrier cannot be compiled for the CPU",
                                 m.function(*func).name
                             ),
                             inst.loc,
@@ -253,7 +262,7 @@ pub fn check_barrier_calls(m: &Module, bset: &HashSet<FuncId>) -> Vec<BackendErr
                     if bset.contains(g) {
                         errs.push(err(
                             format!(
-                                "the address of `{}` is taken, but it contains __syncthreads(); barriers in functions called through pointers are not supported",
+                                "the address of `{}` is taken, but it contains __syncthreads() or a warp operation; barriers and warp operations in functions called through pointers are not supported",
                                 m.function(*g).name
                             ),
                             inst.loc,
@@ -401,6 +410,7 @@ pub fn term_uses(t: &Terminator) -> Vec<ValueId> {
         Terminator::Switch { value, .. } => vec![*value],
         Terminator::Return(Some(v)) => vec![*v],
         Terminator::Barrier { pred: Some(p), .. } => vec![*p],
+        Terminator::Warp { args, .. } => args.clone(),
         _ => vec![],
     }
 }
@@ -451,6 +461,12 @@ fn map_term(
             kind: *kind,
             pred: pred.map(v),
             result: result.map(l),
+            next: b(*next),
+        },
+        Terminator::Warp { op, args, results, next } => Terminator::Warp {
+            op: *op,
+            args: args.iter().map(|a| v(*a)).collect(),
+            results: results.iter().map(|r| l(*r)).collect(),
             next: b(*next),
         },
         Terminator::Unreachable => Terminator::Unreachable,

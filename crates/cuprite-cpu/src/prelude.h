@@ -94,6 +94,169 @@ __CU_HELPER __attribute__((noreturn)) void __cu_divergent_barrier(uint32_t bx, u
     __cuprite_kernel_error(719 /* cudaErrorLaunchFailure */, msg);
 }
 
+/* ---- the general scheduler: kernels with warp collectives ---------------------------
+ * Every thread of the block has a slot; `st` is its resume point: 0 when it has
+ * returned, r + 1 when it is ready to run region r, __CU_PARKED | c when it waits at cut
+ * point c (a __syncthreads or a warp collective; cut c starts region c + 1). A thread
+ * stores its operands (mask, value, lane, width; a barrier's predicate in `val`) when
+ * it parks; the result is left in `res` (MatchAll: the predicate in bit 32). */
+typedef struct { uint64_t val; uint64_t res; uint32_t mask; int32_t lane; int32_t width; uint32_t st; } __cu_wslot;
+typedef struct { uint8_t kind; uint8_t op; } __cu_cut; /* kind: 0 barrier, 1 warp */
+#define __CU_PARKED 0x80000000u
+enum {
+    __CU_W_SHFL_IDX, __CU_W_SHFL_UP, __CU_W_SHFL_DOWN, __CU_W_SHFL_XOR,
+    __CU_W_ALL, __CU_W_ANY, __CU_W_UNI, __CU_W_BALLOT, __CU_W_ACTIVEMASK, __CU_W_SYNCWARP,
+    __CU_W_MATCH_ANY, __CU_W_MATCH_ALL, __CU_W_RED_ADD, __CU_W_RED_MIN_I, __CU_W_RED_MIN_U,
+    __CU_W_RED_MAX_I, __CU_W_RED_MAX_U, __CU_W_RED_AND, __CU_W_RED_OR, __CU_W_RED_XOR
+};
+
+/* Computes collective `op` for the lanes `part` (bit i: thread base + i) of one warp,
+ * all parked at it. Each lane's own mask restricts whom it hears from. A shuffle from
+ * a lane that does not take part gives the reader's own value. */
+__CU_HELPER void __cu_warp_compute(__cu_wslot *s, uint32_t base, uint32_t part, uint8_t op) {
+    for (uint32_t i = 0; i < 32; i++) {
+        if (!(part >> i & 1u)) continue;
+        __cu_wslot *me = &s[base + i];
+        uint32_t m = me->mask & part;
+        uint64_t r = 0;
+        switch (op) {
+        case __CU_W_SHFL_IDX: case __CU_W_SHFL_UP: case __CU_W_SHFL_DOWN: case __CU_W_SHFL_XOR: {
+            /* PTX shfl with c = ((32 - width) << 8) | (up ? 0 : 0x1f). */
+            uint32_t segmask = (uint32_t)(32 - me->width) & 0x1fu;
+            uint32_t cval = op == __CU_W_SHFL_UP ? 0u : 0x1fu;
+            int32_t maxl = (int32_t)((i & segmask) | (cval & ~segmask));
+            int32_t minl = (int32_t)(i & segmask);
+            int32_t b = me->lane & 0x1f, j;
+            int ok;
+            switch (op) {
+            case __CU_W_SHFL_UP: j = (int32_t)i - b; ok = j >= maxl; break;
+            case __CU_W_SHFL_DOWN: j = (int32_t)i + b; ok = j <= maxl; break;
+            case __CU_W_SHFL_XOR: j = (int32_t)i ^ b; ok = j <= maxl; break;
+            default: j = minl | (b & (int32_t)~segmask & 0x1f); ok = j <= maxl; break;
+            }
+            if (!ok || j < 0 || j > 31 || !(part >> j & 1u)) j = (int32_t)i;
+            r = s[base + (uint32_t)j].val;
+            break;
+        }
+        case __CU_W_ALL: case __CU_W_ANY: case __CU_W_UNI: case __CU_W_BALLOT: {
+            uint32_t yes = 0;
+            for (uint32_t k = 0; k < 32; k++)
+                if ((m >> k & 1u) && s[base + k].val) yes |= 1u << k;
+            if (op == __CU_W_ALL) r = yes == m;
+            else if (op == __CU_W_ANY) r = yes != 0;
+            else if (op == __CU_W_UNI) r = yes == 0 || yes == m;
+            else r = yes;
+            break;
+        }
+        case __CU_W_ACTIVEMASK: r = part; break;
+        case __CU_W_SYNCWARP: break;
+        case __CU_W_MATCH_ANY: case __CU_W_MATCH_ALL: {
+            uint32_t same = 0;
+            for (uint32_t k = 0; k < 32; k++)
+                if ((m >> k & 1u) && s[base + k].val == me->val) same |= 1u << k;
+            if (op == __CU_W_MATCH_ANY) r = same;
+            else r = same == m ? ((uint64_t)me->mask | (1ull << 32)) : 0;
+            break;
+        }
+        default: {
+            uint64_t acc = 0;
+            int first = 1;
+            for (uint32_t k = 0; k < 32; k++) {
+                if (!(m >> k & 1u)) continue;
+                uint64_t v = s[base + k].val;
+                if (first) { acc = v; first = 0; continue; }
+                switch (op) {
+                case __CU_W_RED_ADD: acc += v; break;
+                case __CU_W_RED_MIN_I: if ((int64_t)v < (int64_t)acc) acc = v; break;
+                case __CU_W_RED_MIN_U: if (v < acc) acc = v; break;
+                case __CU_W_RED_MAX_I: if ((int64_t)v > (int64_t)acc) acc = v; break;
+                case __CU_W_RED_MAX_U: if (v > acc) acc = v; break;
+                case __CU_W_RED_AND: acc &= v; break;
+                case __CU_W_RED_OR: acc |= v; break;
+                default: acc ^= v; break;
+                }
+            }
+            r = acc;
+            break;
+        }
+        }
+        me->res = r;
+    }
+}
+
+/* Picks what the block does next; returns the region to run, or -1 when every thread
+ * has returned. In order: run the region of the lowest thread that is ready; compute a
+ * warp collective for a warp whose lanes named by the parked lanes' masks are all there
+ * (or have returned, or do not exist); release a barrier once every live thread waits
+ * at it; else (lanes wait for each other at different points: undefined on a GPU)
+ * compute the collective of the lowest parked thread with the lanes that are there. */
+__CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cuts, uint32_t bx, uint32_t by, uint32_t bz) {
+    for (;;) {
+        uint32_t lowest_warp = UINT32_MAX, bar = UINT32_MAX, live = 0;
+        int mixed = 0;
+        for (uint32_t t = 0; t < n; t++) {
+            uint32_t st = s[t].st;
+            if (st == 0) continue;
+            if (!(st & __CU_PARKED)) return (int32_t)(st - 1);
+            live++;
+            uint32_t c = st & ~__CU_PARKED;
+            if (cuts[c].kind == 1) {
+                if (lowest_warp == UINT32_MAX) lowest_warp = t;
+            } else if (bar == UINT32_MAX) {
+                bar = c;
+            } else if (bar != c) {
+                mixed = 1;
+            }
+        }
+        if (live == 0) return -1;
+        if (lowest_warp == UINT32_MAX) {
+            if (mixed) __cu_divergent_barrier(bx, by, bz);
+            uint64_t cnt = 0;
+            for (uint32_t t = 0; t < n; t++)
+                if (s[t].st) cnt += s[t].val != 0;
+            uint64_t r;
+            switch (cuts[bar].op) {
+            case 2: r = cnt == live; break;
+            case 3: r = cnt != 0; break;
+            default: r = cnt; break;
+            }
+            for (uint32_t t = 0; t < n; t++)
+                if (s[t].st) { s[t].res = r; s[t].st = bar + 2; }
+            return (int32_t)bar + 1;
+        }
+        int progressed = 0;
+        for (uint32_t base = 0; base < n; base += 32) {
+            uint32_t lanes = n - base < 32 ? n - base : 32;
+            uint32_t done = 0, alive = 0;
+            for (uint32_t i = 0; i < lanes; i++)
+                if (s[base + i].st) alive |= 1u << i;
+            for (uint32_t i = 0; i < lanes; i++) {
+                uint32_t st = s[base + i].st;
+                if ((done >> i & 1u) || !(st & __CU_PARKED) || cuts[st & ~__CU_PARKED].kind != 1) continue;
+                uint32_t part = 0, want = 0;
+                for (uint32_t k = i; k < lanes; k++)
+                    if (s[base + k].st == st) { part |= 1u << k; want |= s[base + k].mask; }
+                done |= part;
+                uint8_t op = cuts[st & ~__CU_PARKED].op;
+                if (op == __CU_W_ACTIVEMASK) want = 0;
+                if (want & alive & ~part) continue;
+                __cu_warp_compute(s, base, part, op);
+                for (uint32_t k = 0; k < lanes; k++)
+                    if (part >> k & 1u) s[base + k].st = (st & ~__CU_PARKED) + 2;
+                progressed = 1;
+            }
+        }
+        if (progressed) continue;
+        /* Nothing can proceed as the guide defines it: take the lowest parked lane's. */
+        uint32_t base = lowest_warp & ~31u, lanes = n - base < 32 ? n - base : 32, st = s[lowest_warp].st, part = 0;
+        for (uint32_t k = 0; k < lanes; k++)
+            if (s[base + k].st == st) part |= 1u << k;
+        __cu_warp_compute(s, base, part, cuts[st & ~__CU_PARKED].op);
+        for (uint32_t k = 0; k < lanes; k++)
+            if (part >> k & 1u) s[base + k].st = (st & ~__CU_PARKED) + 2;
+    }
+}
+
 /* ---- bit reinterpretation ----------------------------------------------------------- */
 __CU_INLINE int32_t __cu_float_as_int(float x) { int32_t r; memcpy(&r, &x, 4); return r; }
 __CU_INLINE uint32_t __cu_float_as_uint(float x) { uint32_t r; memcpy(&r, &x, 4); return r; }

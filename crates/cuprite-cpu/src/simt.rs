@@ -1,4 +1,8 @@
-//! Barrier regions and liveness of locals for the SIMT-to-CPU transformation.
+//! Regions and liveness of locals for the SIMT-to-CPU transformation.
+//!
+//! A kernel is cut at its *cut points*: block barriers (`Terminator::Barrier`) and warp
+//! collectives (`Terminator::Warp`). Both end a block, and each starts a region at its
+//! `next` block.
 
 use crate::inline::inst_uses;
 use cuprite_ir::*;
@@ -9,12 +13,12 @@ use std::collections::{BTreeSet, HashSet, VecDeque};
 #[allow(dead_code)]
 pub struct Region {
     pub start: BlockId,
-    /// The barrier (index into `Regions::barriers`) whose `next` starts this region;
+    /// The cut point (index into `Regions::barriers`) whose `next` starts this region;
     /// `None` for region 0.
     pub after_barrier: Option<usize>,
     /// Blocks reachable from `start` without crossing a barrier, `start` first.
     pub blocks: Vec<BlockId>,
-    /// Barriers (indices) that end some path of this region.
+    /// Cut points (indices) that end some path of this region.
     pub exits: BTreeSet<usize>,
     /// Whether some path of this region returns.
     pub returns: bool,
@@ -22,8 +26,12 @@ pub struct Region {
 
 #[derive(Debug)]
 pub struct Regions {
-    /// Blocks whose terminator is a barrier, in block order; barrier k starts region k+1.
+    /// Blocks whose terminator is a cut point (a barrier or a warp collective), in block
+    /// order; cut point k starts region k+1.
     pub barriers: Vec<BlockId>,
+    /// Whether some cut point is a warp collective (the kernel then needs the general
+    /// scheduler, see `emit.rs`).
+    pub has_warp: bool,
     pub regions: Vec<Region>,
     /// Locals that must live in per-thread slots.
     pub slot_locals: BTreeSet<LocalId>,
@@ -34,15 +42,14 @@ pub fn analyse(f: &Function) -> Regions {
         .blocks
         .iter()
         .enumerate()
-        .filter(|(_, b)| matches!(b.term, Terminator::Barrier { .. }))
+        .filter(|(_, b)| is_cut(&b.term))
         .map(|(i, _)| BlockId(i as u32))
         .collect();
     let bar_index = |b: BlockId| barriers.iter().position(|x| *x == b).unwrap();
     let mut regions = Vec::new();
     let mut starts = vec![(BlockId(0), None)];
     for (k, b) in barriers.iter().enumerate() {
-        let Terminator::Barrier { next, .. } = f.block(*b).term else { unreachable!() };
-        starts.push((next, Some(k)));
+        starts.push((f.block(*b).term.successors()[0], Some(k)));
     }
     for (start, after) in starts {
         let mut seen = HashSet::new();
@@ -54,7 +61,7 @@ pub fn analyse(f: &Function) -> Regions {
         while let Some(b) = q.pop_front() {
             order.push(b);
             match &f.block(b).term {
-                Terminator::Barrier { .. } => {
+                t if is_cut(t) => {
                     exits.insert(bar_index(b));
                 }
                 Terminator::Return(_) => returns = true,
@@ -105,10 +112,8 @@ pub fn analyse(f: &Function) -> Regions {
             let term = &f.blocks[bi].term;
             for s in term.successors() {
                 for l in &live_in[s.index()] {
-                    if let Terminator::Barrier { result: Some(r), .. } = term {
-                        if r == l {
-                            continue;
-                        }
+                    if cut_results(term).contains(l) {
+                        continue;
                     }
                     out.insert(*l);
                 }
@@ -130,9 +135,10 @@ pub fn analyse(f: &Function) -> Regions {
     }
     let mut slot_locals = BTreeSet::new();
     for b in &barriers {
-        let Terminator::Barrier { next, result, .. } = &f.block(*b).term else { unreachable!() };
-        for l in &live_in[next.index()] {
-            if Some(*l) != *result {
+        let term = &f.block(*b).term;
+        let results = cut_results(term);
+        for l in &live_in[term.successors()[0].index()] {
+            if !results.contains(l) {
                 slot_locals.insert(*l);
             }
         }
@@ -142,7 +148,22 @@ pub fn analyse(f: &Function) -> Regions {
         // give it a stable per-thread address.
         slot_locals.extend(addr_taken.iter().copied());
     }
-    Regions { barriers, regions, slot_locals }
+    let has_warp = barriers.iter().any(|b| matches!(f.block(*b).term, Terminator::Warp { .. }));
+    Regions { barriers, has_warp, regions, slot_locals }
+}
+
+/// Whether a terminator is a cut point (a block barrier or a warp collective).
+pub fn is_cut(t: &Terminator) -> bool {
+    matches!(t, Terminator::Barrier { .. } | Terminator::Warp { .. })
+}
+
+/// The locals a cut point writes when its next region starts.
+pub fn cut_results(t: &Terminator) -> Vec<LocalId> {
+    match t {
+        Terminator::Barrier { result, .. } => result.iter().copied().collect(),
+        Terminator::Warp { results, .. } => results.clone(),
+        _ => vec![],
+    }
 }
 
 /// Locals referenced by the given blocks.

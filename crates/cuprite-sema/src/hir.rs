@@ -69,6 +69,10 @@ pub enum BuiltinKind {
     Atomic { op: ir::AtomicOp, scope: ir::Scope },
     /// `__syncthreads*`: lowered to `Terminator::Barrier`.
     Barrier(ir::BarrierKind),
+    /// A warp collective: lowered to `Terminator::Warp`. Operands are those of the IR op,
+    /// already converted to its operand types (`__match_all_sync` has a third, the `int *`
+    /// that receives the predicate).
+    Warp(ir::WarpOp),
     Memcpy,
     Memset,
 }
@@ -151,7 +155,7 @@ impl Expr {
         use ExprKind::*;
         match &self.kind {
             LogAnd(..) | LogOr(..) | Cond(..) => true,
-            Builtin(BuiltinKind::Barrier(_), _) => true,
+            Builtin(BuiltinKind::Barrier(_) | BuiltinKind::Warp(_), _) => true,
             Builtin(_, args) | Call(_, args) => args.iter().any(|a| a.has_control_flow()),
             Deref(e) | AddrOf(e) | Member(e, _, _) | Load(e) | Decay(e) | Cast(e) | Bitcast(e) | ToVoid(e) | Neg(e)
             | BitNot(e) | LNot(e) | Temp(e) => e.has_control_flow(),

@@ -41,6 +41,9 @@ pub enum Class {
     Clock64,
     Fence(cuprite_ir::Scope),
     Barrier(cuprite_ir::BarrierKind),
+    /// A warp collective; `true` for the legacy mask-less forms (`__shfl`, `__ballot`, …),
+    /// which act on the full warp.
+    Warp(cuprite_ir::WarpOp, bool),
     Atomic(cuprite_ir::AtomicOp, cuprite_ir::Scope),
     Ldg,
     /// Reinterpretation (`__float_as_int`): from, to.
@@ -96,8 +99,7 @@ fn math_shape(base: &str) -> Option<(&'static str, MathShape)> {
 /// Names that are CUDA device functions of later issues.
 pub fn not_yet(name: &str) -> bool {
     const PREFIXES: &[&str] = &[
-        "__shfl", "__ballot", "__any", "__all", "__activemask", "__match_", "__reduce_", "__syncwarp", "tex1D", "tex2D",
-        "tex3D", "texCubemap", "tex1Dfetch", "surf1D", "surf2D", "surf3D", "surfCubemap", "__half", "__float2half",
+        "tex1D", "tex2D", "tex3D", "texCubemap", "tex1Dfetch", "surf1D", "surf2D", "surf3D", "surfCubemap", "__half", "__float2half",
         "__hadd2", "__hmul", "__habs", "__nanosleep", "__prof_trigger", "cudaMalloc", "cudaFree", "cudaMemcpy",
         "cudaDeviceSynchronize", "cudaGetLastError", "__lane_id", "__fns", "__dp4a", "__dp2a", "__vadd", "__vsub",
         "__vabs", "__vcmp", "__vmax", "__vmin", "__vset", "__vsad", "__vavg", "__vhadd", "__viaddmax", "__cvta",
@@ -163,6 +165,9 @@ pub fn classify(name: &str) -> Option<Class> {
         "__double_as_longlong" => Class::Bitcast("d", "x"),
         "__longlong_as_double" => Class::Bitcast("x", "d"),
         _ => {
+            if let Some(c) = warp(name) {
+                return Some(c);
+            }
             if let Some(c) = fixed(name) {
                 return Some(c);
             }
@@ -184,6 +189,39 @@ pub fn classify(name: &str) -> Option<Class> {
         }
     };
     Some(c)
+}
+
+/// Warp shuffles, votes, matches and reductions (`_sync` forms and the legacy ones).
+fn warp(name: &str) -> Option<Class> {
+    use cuprite_ir::{ReduceKind as R, ShflKind as Sh, VoteKind as V, WarpOp as W};
+    let (base, legacy) = match name.strip_suffix("_sync") {
+        Some(b) => (b, false),
+        None => (name, true),
+    };
+    let op = match base {
+        "__shfl" => W::Shfl(Sh::Idx),
+        "__shfl_up" => W::Shfl(Sh::Up),
+        "__shfl_down" => W::Shfl(Sh::Down),
+        "__shfl_xor" => W::Shfl(Sh::Xor),
+        "__all" => W::Vote(V::All),
+        "__any" => W::Vote(V::Any),
+        "__uni" if !legacy => W::Vote(V::Uni),
+        "__ballot" => W::Vote(V::Ballot),
+        "__activemask" if legacy => W::ActiveMask,
+        "__syncwarp" if legacy => W::SyncWarp,
+        "__match_any" if !legacy => W::MatchAny,
+        "__match_all" if !legacy => W::MatchAll,
+        "__reduce_add" if !legacy => W::Reduce(R::Add),
+        "__reduce_min" if !legacy => W::Reduce(R::Min),
+        "__reduce_max" if !legacy => W::Reduce(R::Max),
+        "__reduce_and" if !legacy => W::Reduce(R::And),
+        "__reduce_or" if !legacy => W::Reduce(R::Or),
+        "__reduce_xor" if !legacy => W::Reduce(R::Xor),
+        _ => return None,
+    };
+    // `__activemask` and `__syncwarp` have no mask-less form to tell apart.
+    let legacy = legacy && !matches!(op, W::ActiveMask | W::SyncWarp);
+    Some(Class::Warp(op, legacy))
 }
 
 fn atomic(name: &str) -> Option<Class> {

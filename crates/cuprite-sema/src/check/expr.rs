@@ -1206,6 +1206,120 @@ impl<'o> Checker<'o> {
         true
     }
 
+    /// A warp collective: CUDA's overloads, operands converted to the IR op's types
+    /// (`ir::WarpOp`); the legacy mask-less forms get the full mask.
+    fn warp_call(&mut self, name: &str, op: ir::WarpOp, legacy: bool, args: &[ast::Expr], sp: Span) -> Expr {
+        use ir::WarpOp as W;
+        let uint = int_ty(IntKind::UInt);
+        let int = int_ty(IntKind::Int);
+        // Number of operands after the mask, and how many of them may be left out.
+        let (rest, optional) = match op {
+            W::Shfl(_) => (3, 1),
+            W::Vote(_) | W::MatchAny | W::Reduce(_) => (1, 0),
+            W::MatchAll => (2, 0),
+            W::ActiveMask => (0, 0),
+            W::SyncWarp => (0, 0),
+        };
+        let has_mask = !legacy && op != W::ActiveMask;
+        let min = rest - optional + has_mask as usize;
+        let max = if op == W::SyncWarp { 1 } else { rest + has_mask as usize };
+        let min = if op == W::SyncWarp { 0 } else { min };
+        if args.len() < min || args.len() > max {
+            let n = if args.len() > max { max } else { min };
+            self.check_arity(name, args, n, sp);
+            return Expr::error(sp);
+        }
+        let mut it = args.iter();
+        let mask = if has_mask && !(op == W::SyncWarp && args.is_empty()) {
+            let m = self.expr(it.next().unwrap());
+            self.convert(m, &uint, "argument passing")
+        } else {
+            mk_int(0xffff_ffff, uint.clone(), sp)
+        };
+        let mut out = vec![mask];
+        let value_of = |this: &mut Self, a: &ast::Expr| -> Expr {
+            let v = this.expr(a);
+            let v = this.promote(v);
+            if v.is_error() {
+                return v;
+            }
+            use IntKind as K;
+            match &v.ty.ty {
+                Ty::Int(K::Int | K::UInt | K::Long | K::ULong | K::LongLong | K::ULongLong) | Ty::Float | Ty::Double => v,
+                _ => {
+                    let t = this.show(&v.ty);
+                    this.err(sp, format!("no matching function for call to '{name}' with a value of type '{t}'"));
+                    Expr::error(sp)
+                }
+            }
+        };
+        let ret = match op {
+            W::Shfl(_) => {
+                let v = value_of(self, it.next().unwrap());
+                let t = v.ty.clone();
+                out.push(v);
+                let l = self.expr(it.next().unwrap());
+                out.push(self.convert(l, &int, "argument passing"));
+                let w = match it.next() {
+                    Some(w) => {
+                        let w = self.expr(w);
+                        self.convert(w, &int, "argument passing")
+                    }
+                    None => mk_int(32, int.clone(), sp),
+                };
+                out.push(w);
+                t
+            }
+            W::Vote(k) => {
+                let p = self.expr(it.next().unwrap());
+                out.push(self.to_bool(p));
+                if k == ir::VoteKind::Ballot {
+                    uint.clone()
+                } else {
+                    int.clone()
+                }
+            }
+            W::ActiveMask => {
+                out.clear();
+                uint.clone()
+            }
+            W::SyncWarp => QTy::new(Ty::Void),
+            W::MatchAny | W::MatchAll => {
+                let v = value_of(self, it.next().unwrap());
+                out.push(v);
+                if op == W::MatchAll {
+                    let p = self.expr(it.next().unwrap());
+                    out.push(self.convert(p, &QTy::new(Ty::ptr(int.clone())), "argument passing"));
+                }
+                uint.clone()
+            }
+            W::Reduce(k) => {
+                let v = self.expr(it.next().unwrap());
+                let v = self.promote(v);
+                if v.is_error() {
+                    return Expr::error(sp);
+                }
+                let signed_ok = matches!(k, ir::ReduceKind::Add | ir::ReduceKind::Min | ir::ReduceKind::Max);
+                let t = match &v.ty.ty {
+                    Ty::Int(IntKind::Int) if signed_ok => int.clone(),
+                    Ty::Int(IntKind::UInt) => uint.clone(),
+                    t if !signed_ok && (t.is_integer() || t.is_arith()) => uint.clone(),
+                    _ => {
+                        let t = self.show(&v.ty);
+                        self.err(sp, format!("no matching function for call to '{name}' with a value of type '{t}'"));
+                        return Expr::error(sp);
+                    }
+                };
+                out.push(self.convert(v, &t, "argument passing"));
+                t
+            }
+        };
+        if out.iter().any(|e| e.is_error()) {
+            return Expr::error(sp);
+        }
+        Expr::new(ExprKind::Builtin(BuiltinKind::Warp(op), out), ret, false, sp)
+    }
+
     fn builtin_call(&mut self, name: &str, class: Class, args: &[ast::Expr], csp: Span, sp: Span) -> Expr {
         let void = QTy::new(Ty::Void);
         let mk = |k: BuiltinKind, a: Vec<Expr>, t: QTy| Expr::new(ExprKind::Builtin(k, a), t, false, sp);
@@ -1289,6 +1403,7 @@ impl<'o> Checker<'o> {
                 let v = self.to_bool(v);
                 mk(BuiltinKind::Barrier(kind), vec![v], int_ty(IntKind::Int))
             }
+            Class::Warp(op, legacy) => self.warp_call(name, op, legacy, args, sp),
             Class::Atomic(op, scope) => {
                 let n = if op == ir::AtomicOp::Cas { 3 } else { 2 };
                 if !self.check_arity(name, args, n, sp) {

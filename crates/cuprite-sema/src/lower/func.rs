@@ -781,6 +781,32 @@ impl<'m, 'a> FnLower<'m, 'a> {
             let v = self.reload(r);
             return Some(self.cast(v, &t));
         }
+        if let BuiltinKind::Warp(op) = k {
+            let mut vals = self.operands(&refs);
+            // `__match_all_sync`'s predicate pointer is used after the cut: keep it in a local.
+            let pred_ptr = if *op == ir::WarpOp::MatchAll { vals.pop().map(|p| self.spill(p)) } else { None };
+            let rtys: Vec<ir::Type> = match op {
+                ir::WarpOp::Shfl(_) | ir::WarpOp::Reduce(_) => vec![t.clone()],
+                ir::WarpOp::Vote(ir::VoteKind::Ballot) | ir::WarpOp::ActiveMask | ir::WarpOp::MatchAny => {
+                    vec![ir::Type::U32]
+                }
+                ir::WarpOp::Vote(_) => vec![ir::Type::I32],
+                ir::WarpOp::SyncWarp => vec![],
+                ir::WarpOp::MatchAll => vec![ir::Type::U32, ir::Type::I32],
+            };
+            let results: Vec<ir::LocalId> = rtys.into_iter().map(|rt| self.temp(rt)).collect();
+            let next = self.new_block();
+            self.terminate(Terminator::Warp { op: *op, args: vals, results: results.clone(), next });
+            self.switch_to(next);
+            if let Some(pl) = pred_ptr {
+                let p = self.reload(pl);
+                let pv = self.reload(results[1]);
+                self.emit(IK::Store { ptr: p, value: pv, volatile: false }, None);
+            }
+            let r = *results.first()?;
+            let v = self.reload(r);
+            return Some(self.cast(v, &t));
+        }
         let vals = self.operands(&refs);
         let b = match k {
             BuiltinKind::Math(n) => ir::Builtin::Math(n.clone()),
@@ -793,7 +819,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
             BuiltinKind::Atomic { op, scope } => ir::Builtin::Atomic { op: *op, scope: *scope },
             BuiltinKind::Memcpy => ir::Builtin::Memcpy,
             BuiltinKind::Memset => ir::Builtin::Memset,
-            BuiltinKind::Barrier(_) => unreachable!(),
+            BuiltinKind::Barrier(_) | BuiltinKind::Warp(_) => unreachable!(),
         };
         self.emit(IK::CallBuiltin { builtin: b, args: vals }, Some(t))
     }
