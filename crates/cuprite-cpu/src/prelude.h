@@ -334,7 +334,13 @@ __CU_INLINE double __cu_erfcinv(double y) { return __cu_erfinv(1.0 - y); }
 __CU_INLINE float __cu_erfcinvf(float y) { return (float)__cu_erfinv(1.0 - (double)y); }
 __CU_INLINE double __cu_normcdfinv(double p) { return -M_SQRT2 * __cu_erfcinv(2.0 * p); }
 __CU_INLINE float __cu_normcdfinvf(float p) { return (float)__cu_normcdfinv((double)p); }
-__CU_INLINE double __cu_erfcx(double x) { return exp(x * x) * erfc(x); }
+__CU_INLINE double __cu_erfcx(double x) {
+    if (x < 25.0) return exp(x * x) * erfc(x);
+    /* Asymptotic series: exp(x^2) erfc(x) = 1/(x sqrt(pi)) (1 - 1/(2x^2) + 3/(2x^2)^2 - ...). */
+    double t = 1.0 / (2.0 * x * x), s = 1.0, term = 1.0;
+    for (int k = 1; k < 8; k++) { term *= -(2.0 * k - 1.0) * t; s += term; }
+    return s / (x * 1.7724538509055160273);
+}
 __CU_INLINE float __cu_erfcxf(float x) { return (float)__cu_erfcx((double)x); }
 __CU_INLINE float __cu_rhypotf(float a, float b) { return 1.0f / hypotf(a, b); }
 __CU_INLINE double __cu_rhypot(double a, double b) { return 1.0 / hypot(a, b); }
@@ -344,6 +350,25 @@ __CU_INLINE float __cu_norm4df(float a, float b, float c, float d) { return (flo
 __CU_INLINE float __cu_rnorm4df(float a, float b, float c, float d) { return 1.0f / __cu_norm4df(a, b, c, d); }
 __CU_INLINE double __cu_norm3d(double a, double b, double c) { return sqrt(a*a + b*b + c*c); }
 __CU_INLINE double __cu_rnorm3d(double a, double b, double c) { return 1.0 / __cu_norm3d(a, b, c); }
+__CU_INLINE double __cu_norm4d(double a, double b, double c, double d) { return sqrt(a*a + b*b + c*c + d*d); }
+__CU_INLINE double __cu_rnorm4d(double a, double b, double c, double d) { return 1.0 / __cu_norm4d(a, b, c, d); }
+__CU_INLINE double __cu_norm(int n, const double *p) { double s = 0.0; for (int i = 0; i < n; i++) s += p[i] * p[i]; return sqrt(s); }
+__CU_INLINE double __cu_rnorm(int n, const double *p) { return 1.0 / __cu_norm(n, p); }
+__CU_INLINE float __cu_normf(int n, const float *p) { double s = 0.0; for (int i = 0; i < n; i++) s += (double)p[i] * p[i]; return (float)sqrt(s); }
+__CU_INLINE float __cu_rnormf(int n, const float *p) { return 1.0f / __cu_normf(n, p); }
+/* Modified Bessel functions of the first kind, orders 0 and 1: the power series. */
+__CU_INLINE double __cu_cyl_bessel_i0(double x) {
+    double q = 0.25 * x * x, term = 1.0, s = 1.0;
+    for (int k = 1; k < 1000 && term > s * 1e-17; k++) { term *= q / ((double)k * k); s += term; }
+    return s;
+}
+__CU_INLINE double __cu_cyl_bessel_i1(double x) {
+    double q = 0.25 * x * x, term = 0.5 * x, s = term;
+    for (int k = 1; k < 1000 && fabs(term) > fabs(s) * 1e-17; k++) { term *= q / ((double)k * (k + 1)); s += term; }
+    return s;
+}
+__CU_INLINE float __cu_cyl_bessel_i0f(float x) { return (float)__cu_cyl_bessel_i0((double)x); }
+__CU_INLINE float __cu_cyl_bessel_i1f(float x) { return (float)__cu_cyl_bessel_i1((double)x); }
 __CU_INLINE float __cu_fdividef(float a, float b) { return a / b; }
 __CU_INLINE float __cu_fdivide(float a, float b) { return a / b; }
 __CU_INLINE float __cu_j0f(float x) { return (float)j0(x); }

@@ -474,6 +474,10 @@ pub enum ExprKind {
     SizeofExpr(Box<Expr>),
     SizeofType(Box<TypeName>),
     AlignofType(Box<TypeName>),
+    /// `__builtin_offsetof(T, member-designator)` (what `offsetof` expands to): the first
+    /// designator is always a `Field`; later ones are `.field` or `[index]`
+    /// (`offsetof(S, a.b[2])`). An integer constant of type `size_t`.
+    OffsetOf { ty: Box<TypeName>, designators: Vec<Designator> },
     /// `(T){ ... }` compound literal, or `T{ ... }` list-initialized temporary.
     CompoundLit { ty: Box<TypeName>, init: Vec<InitItem> },
     /// A braced list in expression position (`return {a, b};`, `f({1, 2})`).

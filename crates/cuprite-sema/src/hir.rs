@@ -73,6 +73,10 @@ pub enum BuiltinKind {
     /// already converted to its operand types (`__match_all_sync` has a third, the `int *`
     /// that receives the predicate).
     Warp(ir::WarpOp),
+    /// `malloc(size_t)`: the device heap (`cudaLimitMallocHeapSize`); NULL when full.
+    Malloc,
+    /// `free(void *)`.
+    Free,
     Memcpy,
     Memset,
 }

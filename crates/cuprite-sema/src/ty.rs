@@ -182,8 +182,39 @@ pub struct FieldDef {
     /// `None` for an anonymous struct/union member.
     pub name: Option<String>,
     pub ty: QTy,
+    /// Byte offset; for a bit-field, the byte that holds its first bit.
     pub offset: u64,
     pub span: Span,
+    /// `Some` for a bit-field (its type is then an integer, `bool` or enum type).
+    pub bits: Option<BitField>,
+}
+
+/// Where a bit-field lives, as GCC lays it out on x86-64 (System V ABI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BitField {
+    pub width: u32,
+    /// Bit position from the start of the record (bit 0: the low bit of byte 0).
+    pub bit_pos: u64,
+}
+
+impl BitField {
+    /// The memory access that reads or writes this field: the smallest naturally
+    /// aligned 1/2/4/8-byte unit that holds all its bits and is no wider than the
+    /// declared type (`decl_size` bytes). Returns (byte offset of the unit in the
+    /// record, unit size in bytes, shift of the field's low bit within the unit).
+    pub fn access_unit(&self, decl_size: u64) -> (u64, u64, u32) {
+        let last = self.bit_pos + self.width.max(1) as u64 - 1;
+        let mut n = 1u64;
+        while n < decl_size && self.bit_pos / (8 * n) != last / (8 * n) {
+            n *= 2;
+        }
+        let off = self.bit_pos / (8 * n) * n;
+        (off, n, (self.bit_pos - off * 8) as u32)
+    }
+    /// The bytes of the record holding at least one bit of this field.
+    pub fn bytes(&self) -> (u64, u64) {
+        (self.bit_pos / 8, (self.bit_pos + self.width as u64).div_ceil(8))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -361,21 +392,54 @@ impl TypeTable {
 
     /// Compute the layout of a record from its fields (C rules; unions overlap).
     /// `min_align` comes from `__attribute__((aligned(n)))`.
+    ///
+    /// Bit-fields (`bits: Some`, with `bit_pos` ignored on input and set here) follow
+    /// GCC on x86-64: a field of type `T` and width `w` starts at the next free bit
+    /// unless it would straddle a `sizeof(T)`-aligned unit, in which case it starts at
+    /// the next such unit; a zero-width field moves to the next `T`-aligned unit; named
+    /// bit-fields raise the record's alignment to `alignof(T)`, unnamed ones do not. In
+    /// a union every bit-field starts at bit 0.
     pub fn layout_fields(&self, fields: &mut [FieldDef], is_union: bool, min_align: u64) -> Option<(u64, u64)> {
-        let mut off = 0u64;
+        let mut bit = 0u64; // next free bit (structs)
         let mut size = 0u64;
         let mut align = 1u64.max(min_align);
         for f in fields.iter_mut() {
             let (s, a) = self.layout(&f.ty.ty)?;
+            if let Some(bf) = &mut f.bits {
+                let w = bf.width as u64;
+                if f.name.is_some() {
+                    align = align.max(a);
+                }
+                let unit = 8 * a;
+                let pos = if is_union {
+                    0
+                } else if w == 0 {
+                    bit.div_ceil(unit) * unit
+                } else if bit / unit != (bit + w - 1) / unit {
+                    bit.div_ceil(unit) * unit
+                } else {
+                    bit
+                };
+                bf.bit_pos = pos;
+                f.offset = pos / 8;
+                let end = pos + w;
+                if is_union {
+                    size = size.max(end.div_ceil(8));
+                } else {
+                    bit = end;
+                    size = size.max(end.div_ceil(8));
+                }
+                continue;
+            }
             align = align.max(a);
             if is_union {
                 f.offset = 0;
                 size = size.max(s);
             } else {
-                off = off.div_ceil(a) * a;
+                let off = bit.div_ceil(8).div_ceil(a) * a;
                 f.offset = off;
-                off += s;
-                size = off;
+                bit = (off + s) * 8;
+                size = off + s;
             }
         }
         let size = size.div_ceil(align) * align;

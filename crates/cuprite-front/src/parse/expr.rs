@@ -425,7 +425,28 @@ impl<'a> Parser<'a> {
                 self.expect(")")?;
                 return Ok(mk(ExprKind::Cast { ty: Box::new(ty), expr: Box::new(expr), style }, self.span_from(start)));
             }
-            "__builtin_offsetof" | "__builtin_va_arg" | "__builtin_types_compatible_p" | "__builtin_choose_expr"
+            "__builtin_offsetof" => {
+                self.bump();
+                self.expect("(")?;
+                let ty = self.parse_type_name()?;
+                self.expect(",")?;
+                let mut designators = vec![Designator::Field(self.ident()?)];
+                loop {
+                    if self.is(".") {
+                        self.bump();
+                        designators.push(Designator::Field(self.ident()?));
+                    } else if self.is("[") {
+                        self.bump();
+                        designators.push(Designator::Index(self.parse_expr()?));
+                        self.expect("]")?;
+                    } else {
+                        break;
+                    }
+                }
+                self.expect(")")?;
+                return Ok(mk(ExprKind::OffsetOf { ty: Box::new(ty), designators }, self.span_from(start)));
+            }
+            "__builtin_va_arg" | "__builtin_types_compatible_p" | "__builtin_choose_expr"
             | "__builtin_convertvector" | "__builtin_shufflevector" | "__builtin_bit_cast" => {
                 return Err(self.err_here(format!("'{s}' is not supported in device code yet")));
             }

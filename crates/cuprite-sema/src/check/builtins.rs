@@ -106,7 +106,7 @@ pub fn not_yet(name: &str) -> bool {
         "__isGlobal", "__isShared", "__isConstant", "__isLocal", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv",
         "__stwb", "__stcg", "__stcs", "__stwt", "__pipeline", "asm",
     ];
-    const EXACT: &[&str] = &["malloc", "free", "memcpy", "memset", "__brkpt", "__assertfail", "vprintf", "__syncthreads_sync"];
+    const EXACT: &[&str] = &["__brkpt", "__assertfail", "vprintf", "__syncthreads_sync"];
     EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
@@ -252,7 +252,8 @@ fn atomic(name: &str) -> Option<Class> {
 
 /// Intrinsics with one fixed signature. Type codes: `f` float, `d` double, `i` int,
 /// `j` unsigned, `x` long long, `y` unsigned long long, `l` long, `F`/`I` pointer to
-/// float/int, `D` pointer to double.
+/// float/int, `D` pointer to double, `k`/`K` pointer to const float/double, `s` `const
+/// char *`, `p` `void *`, `P` `const void *`, `z` `size_t`, `v` void.
 fn fixed(name: &str) -> Option<Class> {
     const T: &[(&str, &str, &str)] = &[
         ("__sinf", "f", "f"),
@@ -299,6 +300,37 @@ fn fixed(name: &str) -> Option<Class> {
         ("__double2loint", "d", "i"),
         ("__int2double_rn", "i", "d"),
         ("__uint2double_rn", "j", "d"),
+        // C99 / CUDA math functions of other shapes.
+        ("nan", "s", "d"),
+        ("nanf", "s", "f"),
+        ("jn", "id", "d"),
+        ("yn", "id", "d"),
+        ("jnf", "if", "f"),
+        ("ynf", "if", "f"),
+        ("rhypot", "dd", "d"),
+        ("rhypotf", "ff", "f"),
+        ("norm3d", "ddd", "d"),
+        ("rnorm3d", "ddd", "d"),
+        ("norm3df", "fff", "f"),
+        ("rnorm3df", "fff", "f"),
+        ("norm4d", "dddd", "d"),
+        ("rnorm4d", "dddd", "d"),
+        ("norm4df", "ffff", "f"),
+        ("rnorm4df", "ffff", "f"),
+        ("norm", "iK", "d"),
+        ("rnorm", "iK", "d"),
+        ("normf", "ik", "f"),
+        ("rnormf", "ik", "f"),
+        ("cyl_bessel_i0", "d", "d"),
+        ("cyl_bessel_i1", "d", "d"),
+        ("cyl_bessel_i0f", "f", "f"),
+        ("cyl_bessel_i1f", "f", "f"),
+        // `__host__ __device__` in CUDA: the device heap and the C string functions
+        // (lowered to `BuiltinKind::Malloc`/`Free`/`Memcpy`/`Memset`, not `Math`).
+        ("malloc", "z", "p"),
+        ("free", "p", "v"),
+        ("memcpy", "pPz", "p"),
+        ("memset", "piz", "p"),
     ];
     if let Some((n, p, r)) = T.iter().find(|(n, _, _)| *n == name) {
         return Some(Class::Fixed(n, p, r));
@@ -365,6 +397,12 @@ pub fn code_ty(c: char) -> Ty {
         'F' => Ty::ptr(QTy::new(Ty::Float)),
         'D' => Ty::ptr(QTy::new(Ty::Double)),
         'I' => Ty::ptr(QTy::new(Ty::Int(IntKind::Int))),
+        'k' => Ty::ptr(QTy::new(Ty::Float).with_const(true)),
+        'K' => Ty::ptr(QTy::new(Ty::Double).with_const(true)),
+        's' => Ty::ptr(QTy::new(Ty::Int(IntKind::Char)).with_const(true)),
+        'p' => Ty::ptr(QTy::new(Ty::Void)),
+        'P' => Ty::ptr(QTy::new(Ty::Void).with_const(true)),
+        'z' => Ty::Int(IntKind::ULong),
         _ => Ty::Void,
     }
 }

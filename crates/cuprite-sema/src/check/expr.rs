@@ -88,7 +88,15 @@ impl<'o> Checker<'o> {
             _ if e.lvalue => {
                 let t = e.ty.unqual();
                 let sp = e.span;
-                Expr::new(ExprKind::Load(bx(e)), t, false, sp)
+                let bits = bitfield_of(&self.prog.types, &e).map(|b| b.width);
+                let load = Expr::new(ExprKind::Load(bx(e)), t.clone(), false, sp);
+                // Integral promotion of a bit-field ([conv.prom]/5): to `int` when `int`
+                // holds every value of the field, else to `unsigned int` when that does.
+                match (bits, &t.ty) {
+                    (Some(w), Ty::Int(k)) if w < 32 || (w == 32 && k.signed()) => self.cast(load, &Ty::int()),
+                    (Some(32), Ty::Int(_)) => self.cast(load, &Ty::Int(IntKind::UInt)),
+                    _ => load,
+                }
             }
             _ => e,
         }
@@ -185,7 +193,11 @@ impl<'o> Checker<'o> {
         let Ty::Ref(target) = &to.ty else { unreachable!() };
         let sp = e.span;
         let ptr_ty = QTy::new(Ty::ptr((**target).clone()));
-        if e.lvalue && e.ty.ty == target.ty {
+        if e.lvalue && e.ty.ty == target.ty && bitfield_of(&self.prog.types, &e).is_some() && !(target.c && !target.v) {
+            self.err(sp, format!("non-const reference cannot bind to bit-field of type '{}'", self.show(&e.ty)));
+            return Expr::error(sp);
+        }
+        if e.lvalue && e.ty.ty == target.ty && bitfield_of(&self.prog.types, &e).is_none() {
             if (e.ty.c && !target.c) || (e.ty.v && !target.v) {
                 self.err(
                     sp,
@@ -245,7 +257,7 @@ impl<'o> Checker<'o> {
         let fields = ["x", "y", "z"]
             .iter()
             .enumerate()
-            .map(|(i, n)| FieldDef { name: Some(n.to_string()), ty: u.clone(), offset: 4 * i as u64, span: Span::default() })
+            .map(|(i, n)| FieldDef { name: Some(n.to_string()), ty: u.clone(), offset: 4 * i as u64, span: Span::default(), bits: None })
             .collect();
         self.prog.types.records.push(RecordDef {
             name: Some(name.into()),
@@ -380,6 +392,7 @@ impl<'o> Checker<'o> {
                     }
                 }
             }
+            ast::ExprKind::OffsetOf { ty, designators } => self.offset_of(ty, designators, sp),
             ast::ExprKind::CompoundLit { ty, init } => {
                 let t = self.type_name(ty);
                 let list = ast::Initializer::List(init.clone(), sp);
@@ -404,6 +417,63 @@ impl<'o> Checker<'o> {
         let t = QTy::new(Ty::Array(Box::new(QTy { ty: Ty::Int(IntKind::Char), c: true, v: false }), Some(n)));
         s.shrink_to_fit();
         Expr::new(ExprKind::Str(s), t, true, sp)
+    }
+
+    /// `__builtin_offsetof(T, a.b[2])`: an integer constant of type `size_t`.
+    fn offset_of(&mut self, ty: &ast::TypeName, designators: &[ast::Designator], sp: Span) -> Expr {
+        let t = self.type_name(ty);
+        if t.ty.is_error() {
+            return Expr::error(sp);
+        }
+        let mut cur = t.clone();
+        let mut off: u64 = 0;
+        for d in designators {
+            match d {
+                ast::Designator::Field(name) => {
+                    let Ty::Record(r) = cur.ty else {
+                        self.err(name.span, format!("offsetof requires struct, union, or class type, '{}' invalid", self.show(&cur)));
+                        return Expr::error(sp);
+                    };
+                    if self.prog.types.rec(r).fields.is_none() {
+                        self.err(sp, format!("offsetof of incomplete type '{}'", self.show(&cur)));
+                        return Expr::error(sp);
+                    }
+                    let Some((path, fty)) = find_field(&self.prog.types, r, &name.name) else {
+                        self.err(name.span, format!("no member named '{}' in '{}'", name.name, self.show(&cur.unqual())));
+                        return Expr::error(sp);
+                    };
+                    let mut rec = r;
+                    for (i, idx) in path.iter().enumerate() {
+                        let f = &self.prog.types.rec(rec).fields.as_ref().unwrap()[*idx as usize];
+                        if f.bits.is_some() {
+                            self.err(name.span, format!("cannot compute offset of bit-field '{}'", name.name));
+                            return Expr::error(sp);
+                        }
+                        off += f.offset;
+                        if i + 1 < path.len() {
+                            let Ty::Record(nr) = f.ty.ty else { unreachable!() };
+                            rec = nr;
+                        }
+                    }
+                    cur = fty;
+                }
+                ast::Designator::Index(e) => {
+                    let Ty::Array(el, _) = &cur.ty else {
+                        self.err(e.span, format!("subscripted value is not an array: '{}'", self.show(&cur)));
+                        return Expr::error(sp);
+                    };
+                    let el = (**el).clone();
+                    let Some(i) = self.const_int(e) else {
+                        self.err(e.span, "offsetof with a non-constant array index is not supported in device code");
+                        return Expr::error(sp);
+                    };
+                    let es = self.prog.types.layout(&el.ty).map(|(s, _)| s).unwrap_or(0);
+                    off = (off as i128 + i * es as i128) as u64;
+                    cur = el;
+                }
+            }
+        }
+        mk_int(off as i128, int_ty(IntKind::ULong), sp)
     }
 
     fn sizeof(&mut self, t: &QTy, sp: Span) -> Expr {
@@ -667,6 +737,10 @@ impl<'o> Checker<'o> {
                 self.deref(v, sp)
             }
             UnOp::AddrOf => {
+                if bitfield_of(&self.prog.types, &v).is_some() {
+                    self.err(sp, "address of bit-field requested");
+                    return Expr::error(sp);
+                }
                 if !v.lvalue {
                     self.err(sp, format!("cannot take the address of an rvalue of type '{}'", self.show(&v.ty)));
                     return Expr::error(sp);
@@ -1472,7 +1546,14 @@ impl<'o> Checker<'o> {
                 if out.iter().any(|e| e.is_error()) {
                     return Expr::error(sp);
                 }
-                mk(BuiltinKind::Math(n.to_string()), out, QTy::new(builtins::code_ty(ret.chars().next().unwrap())))
+                let kind = match n {
+                    "malloc" => BuiltinKind::Malloc,
+                    "free" => BuiltinKind::Free,
+                    "memcpy" => BuiltinKind::Memcpy,
+                    "memset" => BuiltinKind::Memset,
+                    _ => BuiltinKind::Math(n.to_string()),
+                };
+                mk(kind, out, QTy::new(builtins::code_ty(ret.chars().next().unwrap())))
             }
             Class::MinMax(is_max) => {
                 if !self.check_arity(name, args, 2, sp) {
@@ -1631,6 +1712,21 @@ impl Function {
 pub(crate) fn path_str(p: &ast::Path) -> String {
     let s: Vec<&str> = p.segments.iter().map(|s| s.name.as_str()).collect();
     format!("{}{}", if p.global { "::" } else { "" }, s.join("::"))
+}
+
+/// The bit-field an lvalue designates, if it is one (`s.b`, `p->b`).
+pub(crate) fn bitfield_of(types: &TypeTable, e: &Expr) -> Option<BitField> {
+    let ExprKind::Member(_, r, path) = &e.kind else { return None };
+    let mut rec = *r;
+    for (i, idx) in path.iter().enumerate() {
+        let f = types.rec(rec).fields.as_ref()?.get(*idx as usize)?;
+        if i + 1 == path.len() {
+            return f.bits;
+        }
+        let Ty::Record(nr) = f.ty.ty else { return None };
+        rec = nr;
+    }
+    None
 }
 
 /// Find a field by name, looking through anonymous members: the index path and its type.

@@ -723,16 +723,13 @@ impl<'o> Checker<'o> {
                         // Anonymous struct/union member.
                         if let (ast::TypeSpec::Record(r), Ty::Record(_)) = (&d.spec.ty, &base.ty) {
                             if r.name.is_none() {
-                                fields.push(FieldDef { name: None, ty: base.clone(), offset: 0, span: d.span });
+                                fields.push(FieldDef { name: None, ty: base.clone(), offset: 0, span: d.span, bits: None });
                             }
                         }
                         continue;
                     }
                     let al = attr_align(self, &d.spec.attrs);
                     for id in &d.declarators {
-                        if id.bit_width.is_some() {
-                            self.err(id.declarator.span, "bit-fields are not supported in device code yet");
-                        }
                         let ty = self.apply_declarator(base.clone(), &id.declarator.derived);
                         if matches!(ty.ty, Ty::Func(_)) {
                             continue;
@@ -743,7 +740,14 @@ impl<'o> Checker<'o> {
                             continue;
                         }
                         let _ = al;
-                        fields.push(FieldDef { name, ty, offset: 0, span: id.declarator.span });
+                        let bits = match &id.bit_width {
+                            Some(w) => match self.bit_width(&ty, w, name.as_deref(), id.declarator.span) {
+                                Some(w) => Some(BitField { width: w, bit_pos: 0 }),
+                                None => continue,
+                            },
+                            None => None,
+                        };
+                        fields.push(FieldDef { name, ty, offset: 0, span: id.declarator.span, bits });
                     }
                 }
                 ast::Member::Function(_) | ast::Member::FunctionDecl(_) | ast::Member::Access(_) => {}
@@ -761,11 +765,46 @@ impl<'o> Checker<'o> {
             }
         }
         let (size, align) = self.prog.types.layout_fields(&mut fields, is_union, min_align.max(fa)).unwrap_or((1, 1));
+        // Unnamed bit-fields only shape the layout: they are not members.
+        fields.retain(|f| f.name.is_some() || f.bits.is_none());
         let r = &mut self.prog.types.records[id.0 as usize];
         r.fields = Some(fields);
         r.size = size.max(if size == 0 { 1 } else { 0 });
         r.align = align;
         id
+    }
+
+    /// The width of a bit-field of type `ty` (checked as C++ compilers do).
+    fn bit_width(&mut self, ty: &QTy, w: &ast::Expr, name: Option<&str>, sp: Span) -> Option<u32> {
+        let shown = match name {
+            Some(n) => format!("'{n}'"),
+            None => "<anonymous>".to_string(),
+        };
+        if ty.ty.is_error() {
+            return None;
+        }
+        if !ty.ty.is_integer() {
+            self.err(sp, format!("bit-field {shown} has non-integral type '{}'", self.show(ty)));
+            return None;
+        }
+        let Some(v) = self.const_int(w) else {
+            self.err(w.span, format!("bit-field {shown} width is not an integral constant expression"));
+            return None;
+        };
+        if v < 0 {
+            self.err(w.span, format!("bit-field {shown} has negative width ({v})"));
+            return None;
+        }
+        if v == 0 && name.is_some() {
+            self.err(w.span, format!("named bit-field {shown} has zero width"));
+            return None;
+        }
+        let bits = self.prog.types.layout(&ty.ty).map(|(s, _)| s * 8).unwrap_or(0) as i128;
+        if v > bits {
+            self.err(w.span, format!("width of bit-field {shown} ({v} bits) exceeds the width of its type ({bits} bits)"));
+            return None;
+        }
+        Some(v as u32)
     }
 
     fn enumeration(&mut self, es: &ast::EnumSpec) -> EnumId {

@@ -14,8 +14,35 @@ use std::collections::HashMap;
 enum Place {
     Local(ir::LocalId),
     Mem { ptr: ValueId, vol: bool },
-    /// A `Mem` place whose pointer was kept in a local (see `place_keep`).
-    Spilled(ir::LocalId, bool),
+    /// A `Mem` or `Bits` place whose pointer was kept in a local (see `place_keep`).
+    Spilled(ir::LocalId, bool, Option<Bits>),
+    /// A bit-field: `ptr` points to the unsigned integer unit that holds it.
+    Bits { ptr: ValueId, vol: bool, bits: Bits },
+}
+
+/// How a bit-field sits in its access unit.
+#[derive(Clone, Copy)]
+struct Bits {
+    shift: u32,
+    width: u32,
+    /// Sign-extend when reading (a signed declared type).
+    signed: bool,
+    /// Unit size in bytes (1, 2, 4, 8).
+    unit: u64,
+}
+
+impl Bits {
+    fn unit_ty(&self) -> ir::Type {
+        match self.unit {
+            1 => ir::Type::U8,
+            2 => ir::Type::U16,
+            4 => ir::Type::U32,
+            _ => ir::Type::U64,
+        }
+    }
+    fn mask(&self) -> u64 {
+        if self.width >= 64 { u64::MAX } else { (1u64 << self.width) - 1 }
+    }
 }
 
 struct BB {
@@ -255,7 +282,11 @@ impl<'m, 'a> FnLower<'m, 'a> {
         match p {
             Place::Mem { ptr, vol } if later.has_control_flow() => {
                 let l = self.spill(ptr);
-                Place::Spilled(l, vol)
+                Place::Spilled(l, vol, None)
+            }
+            Place::Bits { ptr, vol, bits } if later.has_control_flow() => {
+                let l = self.spill(ptr);
+                Place::Spilled(l, vol, Some(bits))
             }
             p => p,
         }
@@ -263,7 +294,8 @@ impl<'m, 'a> FnLower<'m, 'a> {
 
     fn place_restore(&mut self, p: Place) -> Place {
         match p {
-            Place::Spilled(l, vol) => Place::Mem { ptr: self.reload(l), vol },
+            Place::Spilled(l, vol, None) => Place::Mem { ptr: self.reload(l), vol },
+            Place::Spilled(l, vol, Some(bits)) => Place::Bits { ptr: self.reload(l), vol, bits },
             p => p,
         }
     }
@@ -288,17 +320,14 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 let mut ptr = self.addr(bp);
                 let mut rec = *r;
                 for (i, idx) in path.iter().enumerate() {
-                    let sid = match self.m.ty(&Ty::Record(rec)) {
-                        ir::Type::Struct(s) => s,
-                        _ => unreachable!(),
-                    };
-                    let fd = &self.m.prog.types.rec(rec).fields.as_ref().unwrap()[*idx as usize];
-                    let fty = self.m.ty(&fd.ty.ty);
-                    let next = if let Ty::Record(nr) = &fd.ty.ty { Some(*nr) } else { None };
-                    ptr = self.val(IK::FieldAddr { base: ptr, strukt: sid, field: *idx }, fty.ptr_to());
-                    if i + 1 < path.len() {
-                        rec = next.unwrap();
+                    if i + 1 == path.len() {
+                        return self.field_place(ptr, rec, *idx, e.ty.v);
                     }
+                    let fd = &self.m.prog.types.rec(rec).fields.as_ref().unwrap()[*idx as usize];
+                    let Ty::Record(nr) = fd.ty.ty else { unreachable!() };
+                    let Place::Mem { ptr: p, .. } = self.field_place(ptr, rec, *idx, e.ty.v) else { unreachable!() };
+                    ptr = p;
+                    rec = nr;
                 }
                 Place::Mem { ptr, vol: e.ty.v }
             }
@@ -353,10 +382,35 @@ impl<'m, 'a> FnLower<'m, 'a> {
         }
     }
 
+    /// Field `idx` (HIR numbering) of the record of type `rec` that `base` points to.
+    fn field_place(&mut self, base: ValueId, rec: RecId, idx: u32, vol: bool) -> Place {
+        let sid = match self.m.ty(&Ty::Record(rec)) {
+            ir::Type::Struct(s) => s,
+            _ => unreachable!(),
+        };
+        let fd = self.m.prog.types.rec(rec).fields.as_ref().unwrap()[idx as usize].clone();
+        let fty = self.m.ty(&fd.ty.ty);
+        if let Some(bf) = fd.bits {
+            let decl = fty.scalar_size().unwrap_or(4);
+            let (off, unit, shift) = bf.access_unit(decl);
+            let bits = Bits { shift, width: bf.width, signed: fty.is_signed(), unit };
+            let bytes = self.val(IK::Cast(base), ir::Type::U8.ptr_to());
+            let o = self.iconst(off as i64, ir::Type::I64);
+            let at = self.val(IK::PtrAdd { base: bytes, index: o }, ir::Type::U8.ptr_to());
+            let ptr = self.val(IK::Cast(at), bits.unit_ty().ptr_to());
+            return Place::Bits { ptr, vol, bits };
+        }
+        let field = self.m.ir_field(rec, idx);
+        let ptr = self.val(IK::FieldAddr { base, strukt: sid, field }, fty.ptr_to());
+        Place::Mem { ptr, vol }
+    }
+
     fn addr(&mut self, p: Place) -> ValueId {
         let p = self.place_restore(p);
         match p {
             Place::Spilled(..) => unreachable!(),
+            // Sema refuses `&` of a bit-field; the unit's address keeps lowering total.
+            Place::Bits { ptr, .. } => ptr,
             Place::Local(l) => {
                 let t = self.f.locals[l.index()].ty.clone();
                 self.val(IK::LocalAddr(l), t.ptr_to())
@@ -384,6 +438,36 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 let ptr = if pt != want { self.val(IK::Cast(ptr), want) } else { ptr };
                 self.val(IK::Load { ptr, volatile: vol }, t)
             }
+            Place::Bits { ptr, vol, bits } => {
+                let ut = bits.unit_ty();
+                let ubits = (bits.unit * 8) as u32;
+                let u = self.val(IK::Load { ptr, volatile: vol }, ut.clone());
+                let v = if bits.signed {
+                    let st = match bits.unit {
+                        1 => ir::Type::I8,
+                        2 => ir::Type::I16,
+                        4 => ir::Type::I32,
+                        _ => ir::Type::I64,
+                    };
+                    // Promote narrow units to 32 bits so the shifts are in range.
+                    let (st, ubits) = if bits.unit < 4 { (ir::Type::I32, 32) } else { (st, ubits) };
+                    let s = self.cast(u, &st);
+                    let l = self.iconst((ubits - bits.shift - bits.width) as i64, st.clone());
+                    let s = self.val(IK::Binary(ir::BinaryOp::Shl, s, l), st.clone());
+                    let r = self.iconst((ubits - bits.width) as i64, st.clone());
+                    self.val(IK::Binary(ir::BinaryOp::Shr, s, r), st)
+                } else {
+                    let sh = self.iconst(bits.shift as i64, ut.clone());
+                    let s = self.val(IK::Binary(ir::BinaryOp::Shr, u, sh), ut.clone());
+                    let m = self.iconst(bits.mask() as i64, ut.clone());
+                    self.val(IK::Binary(ir::BinaryOp::And, s, m), ut)
+                };
+                if self.vty(v) != t {
+                    self.cast(v, &t)
+                } else {
+                    v
+                }
+            }
         }
     }
 
@@ -400,6 +484,26 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 let want = self.vty(v).ptr_to();
                 let ptr = if self.vty(ptr) != want { self.val(IK::Cast(ptr), want) } else { ptr };
                 self.emit(IK::Store { ptr, value: v, volatile: vol }, None);
+            }
+            Place::Bits { ptr, vol, bits } => {
+                // Read-modify-write of the unit: (old & ~(mask << shift)) | ((v & mask) << shift).
+                let ut = bits.unit_ty();
+                let v = if self.vty(v) == ir::Type::Bool {
+                    let b = self.cast(v, &ir::Type::U8);
+                    self.cast(b, &ut)
+                } else {
+                    self.cast(v, &ut)
+                };
+                let m = self.iconst(bits.mask() as i64, ut.clone());
+                let v = self.val(IK::Binary(ir::BinaryOp::And, v, m), ut.clone());
+                let sh = self.iconst(bits.shift as i64, ut.clone());
+                let v = self.val(IK::Binary(ir::BinaryOp::Shl, v, sh), ut.clone());
+                let keep = !(bits.mask() << bits.shift) & if bits.unit >= 8 { u64::MAX } else { (1u64 << (bits.unit * 8)) - 1 };
+                let old = self.val(IK::Load { ptr, volatile: vol }, ut.clone());
+                let k = self.iconst(keep as i64, ut.clone());
+                let old = self.val(IK::Binary(ir::BinaryOp::And, old, k), ut.clone());
+                let nv = self.val(IK::Binary(ir::BinaryOp::Or, old, v), ut);
+                self.emit(IK::Store { ptr, value: nv, volatile: vol }, None);
             }
         }
     }
@@ -479,9 +583,9 @@ impl<'m, 'a> FnLower<'m, 'a> {
                                 Some(l) => self.reload(l),
                                 None => ptr,
                             };
-                            let fty = self.m.ty(&fields[fidx].ty.ty);
-                            let fp = self.val(IK::FieldAddr { base, strukt: sid, field: fidx as u32 }, fty.ptr_to());
-                            self.init(Place::Mem { ptr: fp, vol: false }, it);
+                            let _ = (sid, &fields);
+                            let fp = self.field_place(base, *r, fidx as u32, false);
+                            self.init(fp, it);
                         }
                     }
                     _ => {
@@ -672,7 +776,13 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 self.reload(l)
             }
             ExprKind::Assign(..) | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => {
-                let (v, _) = self.assign_like(e);
+                let (v, p) = self.assign_like(e);
+                let post = matches!(e.kind, ExprKind::IncDec { post: true, .. });
+                if let (Place::Bits { .. }, Some(v), false) = (p, v, post) {
+                    // The value of a bit-field assignment is the field as stored (truncated).
+                    let vt = self.vty(v).clone();
+                    return Some(self.load(p, vt));
+                }
                 return v;
             }
             ExprKind::Comma(a, b) => {
@@ -817,6 +927,8 @@ impl<'m, 'a> FnLower<'m, 'a> {
             BuiltinKind::Clock64 => ir::Builtin::Clock64,
             BuiltinKind::Fence(s) => ir::Builtin::Fence(*s),
             BuiltinKind::Atomic { op, scope } => ir::Builtin::Atomic { op: *op, scope: *scope },
+            BuiltinKind::Malloc => ir::Builtin::Malloc,
+            BuiltinKind::Free => ir::Builtin::Free,
             BuiltinKind::Memcpy => ir::Builtin::Memcpy,
             BuiltinKind::Memset => ir::Builtin::Memset,
             BuiltinKind::Barrier(_) | BuiltinKind::Warp(_) => unreachable!(),

@@ -17,6 +17,9 @@ pub(crate) struct ModLower<'a> {
     pub locate: &'a dyn Locate,
     pub module: ir::Module,
     structs: HashMap<RecId, ir::StructId>,
+    /// For each lowered record: the IR field of each HIR field. A bit-field maps to the
+    /// byte-array field (`__bfN`) that stands for its run of bit-field bytes.
+    field_map: HashMap<RecId, Vec<u32>>,
     pub funcs: HashMap<FnId, ir::FuncId>,
     pub globals: HashMap<GVarId, ir::GlobalId>,
     files: HashMap<String, ir::FileId>,
@@ -98,13 +101,52 @@ impl<'a> ModLower<'a> {
             name = format!("{base}.{k}");
         }
         self.module.structs.push(ir::StructDef { name, is_union: d.is_union, fields: vec![], size: d.size, align: d.align });
-        let mut fields = Vec::new();
+        let mut fields: Vec<ir::Field> = Vec::new();
+        let mut map = Vec::new();
+        // The bytes holding bit-fields belong to no other member: each maximal run of
+        // them becomes one `unsigned char __bfN[n]` field (for layout and constant
+        // initializers); the bit-fields themselves are read and written through the
+        // record's address (see `func.rs`).
+        let mut run: Option<(u64, u64, u32)> = None; // (first byte, end byte, IR field)
+        let mut nbf = 0;
         for (i, f) in d.fields.iter().flatten().enumerate() {
+            if let Some(bf) = f.bits {
+                let (b0, b1) = bf.bytes();
+                match run {
+                    Some((start, end, k)) if !d.is_union && b0 <= end => {
+                        let end = end.max(b1);
+                        run = Some((start, end, k));
+                        map.push(k);
+                        fields[k as usize].ty = ir::Type::Array(Box::new(ir::Type::U8), (end - start).max(1));
+                    }
+                    _ => {
+                        let k = fields.len() as u32;
+                        fields.push(ir::Field {
+                            name: format!("__bf{nbf}"),
+                            ty: ir::Type::Array(Box::new(ir::Type::U8), (b1 - b0).max(1)),
+                            offset: b0,
+                        });
+                        nbf += 1;
+                        run = Some((b0, b1, k));
+                        map.push(k);
+                    }
+                }
+                continue;
+            }
+            run = None;
             let ty = self.ty(&f.ty.ty);
+            map.push(fields.len() as u32);
             fields.push(ir::Field { name: f.name.clone().unwrap_or_else(|| format!("__anon{i}")), ty, offset: f.offset });
         }
         self.module.structs[id.index()].fields = fields;
+        self.field_map.insert(r, map);
         id
+    }
+
+    /// The IR field that HIR field `idx` of record `r` lives in.
+    pub fn ir_field(&mut self, r: RecId, idx: u32) -> u32 {
+        self.record(r);
+        self.field_map[&r][idx as usize]
     }
 
     fn const_of(&mut self, v: CVal, t: &Ty) -> Option<ir::Init> {
@@ -153,7 +195,12 @@ impl<'a> ModLower<'a> {
                 let v = eval_const(self.prog, e)?;
                 self.const_of(v, &e.ty.ty)?
             }
-            Init::List { items, .. } => {
+            Init::List { ty, items, union_member } => {
+                if let Ty::Record(r) = &ty.ty {
+                    if self.prog.types.rec(*r).fields.iter().flatten().any(|f| f.bits.is_some()) {
+                        return self.record_init_with_bits(*r, items, *union_member);
+                    }
+                }
                 let mut out = Vec::new();
                 for it in items {
                     out.push(self.init(it)?);
@@ -161,6 +208,60 @@ impl<'a> ModLower<'a> {
                 ir::Init::Aggregate(out)
             }
         })
+    }
+
+    /// A constant initializer of a record with bit-fields, in IR field order: the
+    /// bit-field values are packed into the bytes of their run fields (little-endian).
+    fn record_init_with_bits(&mut self, r: RecId, items: &[Init], union_member: Option<u32>) -> Option<ir::Init> {
+        let sid = self.record(r);
+        let d = self.prog.types.rec(r);
+        let hfields = d.fields.clone().unwrap_or_default();
+        let map = self.field_map[&r].clone();
+        let nir = self.module.structs[sid.index()].fields.len();
+        let mut out: Vec<Option<ir::Init>> = vec![None; nir];
+        let mut bytes: HashMap<u32, Vec<u8>> = HashMap::new();
+        for (k, it) in items.iter().enumerate() {
+            let hidx = union_member.map(|m| m as usize).unwrap_or(k);
+            let Some(hf) = hfields.get(hidx) else { return None };
+            let irk = map[hidx];
+            let Some(bf) = hf.bits else {
+                out[irk as usize] = Some(self.init(it)?);
+                continue;
+            };
+            let v: i128 = match it {
+                Init::Zero(_) => 0,
+                Init::Expr(e) => match eval_const(self.prog, e)? {
+                    CVal::Int(v) => v,
+                    _ => return None,
+                },
+                Init::List { .. } => return None,
+            };
+            let irf = &self.module.structs[sid.index()].fields[irk as usize];
+            let (start, n) = match &irf.ty {
+                ir::Type::Array(_, n) => (irf.offset, *n),
+                _ => return None,
+            };
+            let buf = bytes.entry(irk).or_insert_with(|| vec![0u8; n as usize]);
+            let rel = bf.bit_pos - start * 8;
+            for b in 0..bf.width as u64 {
+                if (v >> b) & 1 != 0 {
+                    let at = rel + b;
+                    buf[(at / 8) as usize] |= 1 << (at % 8);
+                }
+            }
+        }
+        for (k, buf) in bytes {
+            out[k as usize] = Some(ir::Init::Aggregate(buf.into_iter().map(|b| ir::Init::Scalar(ir::Const::Int(b as i64, ir::Type::U8))).collect()));
+        }
+        if self.module.structs[sid.index()].is_union {
+            // The emitter initializes a union through its first IR field only.
+            return match out.into_iter().enumerate().find(|(_, o)| o.is_some()) {
+                Some((0, Some(i))) => Some(ir::Init::Aggregate(vec![i])),
+                Some(_) => None,
+                None => Some(ir::Init::Zero),
+            };
+        }
+        Some(ir::Init::Aggregate(out.into_iter().map(|o| o.unwrap_or(ir::Init::Zero)).collect()))
     }
 }
 
@@ -172,6 +273,7 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
         locate,
         module: ir::Module::default(),
         structs: HashMap::new(),
+        field_map: HashMap::new(),
         funcs: HashMap::new(),
         globals: HashMap::new(),
         files: HashMap::new(),
