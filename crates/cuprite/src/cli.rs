@@ -54,6 +54,20 @@ pub fn normalize(args: impl IntoIterator<Item = String>) -> Vec<String> {
     out
 }
 
+/// One line in nvcc's style for a bad command line: `Unknown option '-frobnicate'`.
+pub fn describe_error(e: &clap::Error, args: &[String]) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() == ErrorKind::UnknownArgument {
+        if let Some(ContextValue::String(bad)) = e.get(ContextKind::InvalidArg) {
+            // clap names only the first letter of an unknown short-option cluster.
+            let whole = args.iter().skip(1).find(|a| a.starts_with(bad.as_str())).unwrap_or(bad);
+            return format!("Unknown option '{whole}'");
+        }
+    }
+    let msg = e.to_string();
+    msg.lines().next().unwrap_or("").trim_start_matches("error: ").to_string()
+}
+
 #[derive(Parser, Debug, Default, Clone)]
 #[command(
     name = "cuprite",

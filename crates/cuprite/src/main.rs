@@ -25,17 +25,15 @@ fn main() -> ExitCode {
     if run_mode {
         args.remove(1);
     }
-    let opts = match Options::try_parse_from(cli::normalize(args)) {
+    let normalized = cli::normalize(args);
+    let opts = match Options::try_parse_from(&normalized) {
         Ok(o) => o,
         Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => {
             print!("{e}");
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // nvcc's style for a bad command line.
-            let msg = e.to_string();
-            let first = msg.lines().next().unwrap_or("").trim_start_matches("error: ");
-            eprintln!("cuprite fatal   : {first}");
+            eprintln!("cuprite fatal   : {}", cli::describe_error(&e, &normalized));
             return ExitCode::from(1);
         }
     };
@@ -101,6 +99,18 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         } else {
             build.work.join(format!("{i}-{}.o", input.file_stem().and_then(|s| s.to_str()).unwrap_or("input")))
         };
+        if opts.preprocess_only || opts.deps_only {
+            if kind == InputKind::Object {
+                continue;
+            }
+            let target = PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o");
+            if opts.preprocess_only {
+                build.preprocess_to_stdout(input)?;
+            } else {
+                build.dependencies(input, &target.display().to_string())?;
+            }
+            continue;
+        }
         match kind {
             InputKind::Object => {
                 objects.push(input.clone());
@@ -112,7 +122,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         compiled_any = true;
         objects.push(object);
     }
-    if opts.compile_only {
+    if opts.compile_only || opts.preprocess_only || opts.deps_only {
         let _ = compiled_any;
         return Ok(ExitCode::SUCCESS);
     }

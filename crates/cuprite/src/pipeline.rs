@@ -97,6 +97,38 @@ impl<'a> Build<'a> {
         f
     }
 
+    /// The host view of a `.cu` file for the preprocessor (after `-E`, `-M`, …).
+    fn host_view_flags(&self, input: &Path) -> Vec<String> {
+        let mut f = vec!["-x".to_string(), "c++".into()];
+        f.extend(self.cuda_macros());
+        f.push("-D__CUPRITE_HOST_PASS__".into());
+        f.extend(self.common_cpp_flags());
+        f.extend(Options::split_commas(&self.opts.xcompiler).into_iter().filter(|f| f.starts_with("-D") || f.starts_with("-U") || f.starts_with("-I") || f.starts_with("-f")));
+        f.extend(["-include".into(), "cuda_runtime.h".into(), input.display().to_string()]);
+        f
+    }
+
+    /// `-E`: the host view, preprocessed, on stdout (as nvcc -E prints it).
+    pub fn preprocess_to_stdout(&self, input: &Path) -> Result<(), String> {
+        let mut flags = vec!["-E".to_string()];
+        flags.extend(self.host_view_flags(input));
+        let text = self.tools.run(&self.tools.cxx, &flags)?;
+        use std::io::Write;
+        std::io::stdout().write_all(&text).map_err(|e| format!("cannot write the output: {e}"))
+    }
+
+    /// `-M`: make dependencies of a `.cu`/`.cpp` file on stdout (or into `-MF`).
+    pub fn dependencies(&self, input: &Path, target: &str) -> Result<(), String> {
+        let mut flags = vec!["-M".to_string(), "-MT".into(), self.opts.deps_target.clone().unwrap_or_else(|| target.to_string())];
+        if let Some(f) = &self.opts.deps_file {
+            flags.extend(["-MF".into(), f.display().to_string()]);
+        }
+        flags.extend(self.host_view_flags(input));
+        let text = self.tools.run(&self.tools.cxx, &flags)?;
+        use std::io::Write;
+        std::io::stdout().write_all(&text).map_err(|e| format!("cannot write the output: {e}"))
+    }
+
     /// Compiles one `.cu` file into a single object (host and device parts merged).
     pub fn compile_cuda(&self, input: &Path, object: &Path) -> Result<(), String> {
         let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
@@ -112,13 +144,14 @@ impl<'a> Build<'a> {
         let device_ii = work("cudafe.device.ii");
         self.tools.run_to_file(&self.tools.cxx, &dflags, &device_ii)?;
 
-        // Host view.
-        let mut hflags = vec!["-E".to_string(), "-x".into(), "c++".into()];
-        hflags.extend(self.cuda_macros());
-        hflags.push("-D__CUPRITE_HOST_PASS__".into());
-        hflags.extend(self.common_cpp_flags());
-        hflags.extend(Options::split_commas(&self.opts.xcompiler).into_iter().filter(|f| f.starts_with("-D") || f.starts_with("-U") || f.starts_with("-I") || f.starts_with("-f")));
-        hflags.extend(["-include".into(), "cuda_runtime.h".into(), input.display().to_string()]);
+        // Host view (which also writes make dependencies for -MD).
+        let mut hflags = vec!["-E".to_string()];
+        if self.opts.deps_md || self.opts.deps_mmd {
+            let dep_file = self.opts.deps_file.clone().unwrap_or_else(|| object.with_extension("d"));
+            hflags.extend([if self.opts.deps_mmd { "-MMD" } else { "-MD" }.to_string(), "-MF".into(), dep_file.display().to_string()]);
+            hflags.extend(["-MT".into(), self.opts.deps_target.clone().unwrap_or_else(|| object.display().to_string())]);
+        }
+        hflags.extend(self.host_view_flags(input));
         let host_ii = work("cudafe.host.ii");
         self.tools.run_to_file(&self.tools.cxx, &hflags, &host_ii)?;
         if self.tools.dryrun {

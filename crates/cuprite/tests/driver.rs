@@ -1,0 +1,216 @@
+//! The driver's behaviour as a command-line tool: nvcc's flags, `cuprite run`, multiple
+//! translation units, diagnostics with locations, and independence from the build tree.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cuprite() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cuprite"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn write(dir: &Path, name: &str, contents: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+fn run_ok(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("runs");
+    assert!(out.status.success(), "command failed: {:?}\nstdout:\n{}\nstderr:\n{}", cmd, text(&out.stdout), text(&out.stderr));
+    out
+}
+
+const HELLO: &str = r#"
+#include <cstdio>
+__global__ void hello(int base) { printf("thread %d says %d\n", threadIdx.x, base + threadIdx.x); }
+int main(int argc, char **argv) {
+    hello<<<1, 3>>>(argc * 10);
+    cudaDeviceSynchronize();
+    printf("args:");
+    for (int i = 1; i < argc; ++i) printf(" %s", argv[i]);
+    printf("\n");
+    return argc == 3 ? 7 : 0;
+}
+"#;
+
+#[test]
+fn version_flag() {
+    let out = run_ok(cuprite().arg("--version"));
+    assert!(text(&out.stdout).contains("Cuprite"), "{}", text(&out.stdout));
+    let out = run_ok(cuprite().arg("-V"));
+    assert!(text(&out.stdout).contains("CUDA 13"));
+}
+
+#[test]
+fn unknown_flag_is_an_error_as_in_nvcc() {
+    let out = cuprite().args(["-frobnicate", "x.cu"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cuprite fatal"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("Unknown option '-frobnicate'"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn gpu_only_flags_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "hello.cu", HELLO);
+    let exe = dir.path().join("hello");
+    run_ok(cuprite().args(["-arch=sm_80", "-lineinfo", "-maxrregcount=32", "-Xptxas", "-v", "--use_fast_math", "-O2", "-std=c++17"]).arg("-o").arg(&exe).arg(&src));
+    let out = run_ok(Command::new(&exe).arg("x").current_dir(dir.path()));
+    assert!(text(&out.stdout).contains("thread 2 says 22"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn run_passes_arguments_output_and_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "hello.cu", HELLO);
+    let out = cuprite().arg("run").arg(&src).args(["--", "a", "-b"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(7), "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "thread 0 says 30\nthread 1 says 31\nthread 2 says 32\nargs: a -b\n");
+}
+
+#[test]
+fn programs_do_not_depend_on_the_build_tree() {
+    // Build from an unrelated working directory, move the program, run it elsewhere.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "hello.cu", HELLO);
+    run_ok(cuprite().current_dir(dir.path()).args(["-o", "built"]).arg(&src));
+    let moved = dir.path().join("moved");
+    std::fs::rename(dir.path().join("built"), &moved).unwrap();
+    let out = run_ok(Command::new(&moved).current_dir("/").env_clear());
+    assert!(text(&out.stdout).starts_with("thread 0 says 10\n"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn separate_compilation_with_c_and_cpp_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "scale.h", "void scale_on_device(float *host, int n, float k);\nextern \"C\" int c_helper(int);\n");
+    let kernel = write(
+        dir.path(),
+        "scale.cu",
+        r#"
+#include "scale.h"
+__global__ void scale(float *p, int n, float k) { int i = threadIdx.x; if (i < n) p[i] *= k; }
+void scale_on_device(float *host, int n, float k) {
+    float *d; cudaMalloc(&d, n * sizeof(float));
+    cudaMemcpy(d, host, n * sizeof(float), cudaMemcpyHostToDevice);
+    scale<<<1, 32>>>(d, n, k);
+    cudaMemcpy(host, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+}
+"#,
+    );
+    let main = write(
+        dir.path(),
+        "main.cpp",
+        r#"
+#include <cstdio>
+#include <cuda_runtime.h>
+#include "scale.h"
+int main() {
+    float v[4] = {1, 2, 3, 4};
+    scale_on_device(v, 4, 2.5f);
+    int count = 0; cudaGetDeviceCount(&count);
+    printf("%g %g %g %g %d %d\n", v[0], v[1], v[2], v[3], c_helper(20), count);
+    return 0;
+}
+"#,
+    );
+    let c = write(dir.path(), "helper.c", "int c_helper(int x) { return x + 1; }\n");
+    let obj = dir.path().join("scale.o");
+    run_ok(cuprite().current_dir(dir.path()).arg("-c").arg(&kernel).arg("-o").arg(&obj));
+    assert!(obj.exists());
+    let exe = dir.path().join("app");
+    run_ok(cuprite().current_dir(dir.path()).arg("-o").arg(&exe).arg(&obj).arg(&main).arg(&c));
+    let out = run_ok(&mut Command::new(&exe));
+    assert_eq!(text(&out.stdout), "2.5 5 7.5 10 21 1\n");
+}
+
+#[test]
+fn device_syntax_error_has_location_line_and_caret() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "bad.cu", "__global__ void k(int *p)\n{\n    p[0] = 1 +;\n}\nint main() { return 0; }\n");
+    let out = cuprite().arg("-o").arg(dir.path().join("bad")).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("bad.cu:3:"), "{err}");
+    assert!(err.contains("error:"), "{err}");
+    assert!(err.contains("p[0] = 1 +;"), "{err}");
+    assert!(err.contains('^'), "{err}");
+}
+
+#[test]
+fn calling_a_host_function_from_a_kernel_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "host.cu", "int host_only(int x) { return x; }\n__global__ void k(int *p) { p[0] = host_only(1); }\nint main() { return 0; }\n");
+    let out = cuprite().arg("-o").arg(dir.path().join("h")).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("host.cu:2:"), "{err}");
+    assert!(err.contains("calling a __host__ function(\"host_only\") from a __global__ function(\"k\") is not allowed"), "{err}");
+}
+
+#[test]
+fn host_compiler_errors_point_at_the_user_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "hosterr.cu", "__global__ void k() {}\n\nint main() {\n    k<<<1, 1>>>();\n    return undefined_name;\n}\n");
+    let out = cuprite().arg("-o").arg(dir.path().join("x")).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("hosterr.cu:5:"), "{err}");
+}
+
+#[test]
+fn arch_selects_cuda_arch_and_device_properties() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "arch.cu",
+        r#"
+#include <cstdio>
+__global__ void k(int *out) {
+#ifdef __CUDA_ARCH__
+    *out = __CUDA_ARCH__;
+#endif
+}
+int main() {
+    int *d, v = 0; cudaMalloc(&d, sizeof(int));
+    k<<<1, 1>>>(d);
+    cudaMemcpy(&v, d, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);
+    printf("%d %d.%d\n", v, p.major, p.minor);
+    return 0;
+}
+"#,
+    );
+    let out = run_ok(cuprite().arg("run").arg("-arch=sm_80").arg(&src));
+    assert_eq!(text(&out.stdout), "800 8.0\n");
+    // nvcc 13's default is sm_75 (tests/facts/arch.txt).
+    let out = run_ok(cuprite().arg("run").arg(&src));
+    assert_eq!(text(&out.stdout), "750 7.5\n");
+}
+
+#[test]
+fn device_debug_keeps_line_directives() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "dbg.cu", "__global__ void k(int *p)\n{\n    p[threadIdx.x] = 1;\n}\nint main() { return 0; }\n");
+    let keep = dir.path().join("keep");
+    run_ok(cuprite().arg("-G").arg("--keep-dir").arg(&keep).arg("-o").arg(dir.path().join("dbg")).arg(&src));
+    let c = std::fs::read_to_string(keep.join("dbg.cudafe.device.c")).unwrap();
+    assert!(c.contains("#line 3 \"") && c.contains("dbg.cu\""), "no #line to the source in the generated C");
+}
+
+#[test]
+fn preprocess_and_dependencies() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "dep.h", "#define VALUE 42\n");
+    let src = write(dir.path(), "dep.cu", "#include \"dep.h\"\nint f() { return VALUE; }\n");
+    let out = run_ok(cuprite().current_dir(dir.path()).arg("-E").arg(&src));
+    assert!(text(&out.stdout).contains("return 42;"));
+    let out = run_ok(cuprite().current_dir(dir.path()).arg("-M").arg(&src));
+    let deps = text(&out.stdout);
+    assert!(deps.starts_with("dep.o:") && deps.contains("dep.h"), "{deps}");
+}
