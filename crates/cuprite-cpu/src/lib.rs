@@ -15,6 +15,13 @@
 //!   (`z`, `y`, `x` nested, the `x` loop innermost so that the C compiler can vectorise
 //!   it); after a region, every live thread must wait at the same barrier, which picks
 //!   the next region; returned threads take no further part;
+//! - a kernel with warp collectives (`Terminator::Warp`: shuffles, votes, …) is cut at
+//!   those too, and runs under a general scheduler instead (`__cu_schedule` in
+//!   `prelude.h`): each thread has a resume point in a per-thread `__cu_wslot`; the
+//!   scheduler runs the region of the lowest ready thread for every thread resuming
+//!   there, computes a collective warp by warp once the lanes its mask names are parked
+//!   at it (or have returned), releases a barrier once every live thread waits at it,
+//!   and so lets warps diverge from each other between barriers;
 //! - locals live across a barrier (and, in kernels with barriers, address-taken locals)
 //!   are kept in per-thread slots in `run->thread_slots`, one array per local over the
 //!   block's threads; all other locals are plain C locals of the thread loop's body.
