@@ -33,7 +33,7 @@ fn execution_spaces() {
 
 #[test]
 fn not_supported_yet() {
-    has_error("__global__ void k(int *p) {\n  int v = 0;\n  *p = __shfl_sync(0xffffffff, v, 0);\n}\n", 3, "`__shfl_sync` is not supported yet");
+    has_error("__global__ void k(int *p) {\n  int v = 0;\n  *p = __dp4a(v, v, 0);\n}\n", 3, "`__dp4a` is not supported yet");
 }
 
 #[test]
