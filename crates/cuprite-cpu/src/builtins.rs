@@ -50,6 +50,7 @@ const LIBM: &[(&str, &str)] = &[
     ("lrint", "l:d"), ("llrintf", "l:f"), ("llrint", "l:d"), ("lroundf", "l:f"), ("lround", "l:d"),
     ("llroundf", "l:f"), ("llround", "l:d"), ("j0", "d:d"), ("j1", "d:d"), ("y0", "d:d"), ("y1", "d:d"),
     ("jn", "d:id"), ("yn", "d:id"), ("nanf", "f:p"), ("nan", "d:p"),
+    ("scalblnf", "f:fl"), ("scalbln", "d:dl"),
 ];
 
 const LIBM_UNARY: &[&str] = &[

@@ -115,3 +115,19 @@ fn declarator_shapes() {
     assert!(matches!(decl(3)[..], [Derived::Pointer { .. }, Derived::Function(_), Derived::Pointer { .. }]));
     assert!(matches!(decl(4)[..], [Derived::Pointer { cv: Cv { is_const: true, is_volatile: true }, .. }]));
 }
+
+#[test]
+fn builtin_offsetof_with_nested_designators() {
+    let e = expr_with("__builtin_offsetof(S, in[2].p.v)", "struct S { int c; struct { int a[4]; } in[3]; };");
+    let ExprKind::OffsetOf { ty, designators } = e.kind else { panic!("{e:?}") };
+    assert!(matches!(ty.spec.ty, TypeSpec::Named(_) | TypeSpec::Record(_)), "{ty:?}");
+    assert_eq!(designators.len(), 4);
+    assert!(matches!(&designators[0], Designator::Field(i) if i.name == "in"));
+    assert!(matches!(&designators[1], Designator::Index(x) if matches!(x.kind, ExprKind::IntLit { value: 2, .. })));
+    assert!(matches!(&designators[2], Designator::Field(i) if i.name == "p"));
+    assert!(matches!(&designators[3], Designator::Field(i) if i.name == "v"));
+    // `offsetof(struct T, x)` with an elaborated type, as glibc's macro allows.
+    let e = expr_with("__builtin_offsetof(struct T, x)", "struct T { int x; };");
+    assert!(matches!(e.kind, ExprKind::OffsetOf { .. }), "{e:?}");
+    assert!(first_error("__device__ unsigned long f() { return __builtin_offsetof(S, ); }").contains("expected"));
+}

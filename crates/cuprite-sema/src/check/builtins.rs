@@ -302,6 +302,8 @@ fn fixed(name: &str) -> Option<Class> {
         ("__uint2double_rn", "j", "d"),
         // C99 / CUDA math functions of other shapes.
         ("nan", "s", "d"),
+        ("scalbln", "dl", "d"),
+        ("scalblnf", "fl", "f"),
         ("nanf", "s", "f"),
         ("jn", "id", "d"),
         ("yn", "id", "d"),
