@@ -238,6 +238,9 @@ pub struct EnumDef {
     pub scope: Vec<String>,
     pub underlying: IntKind,
     pub span: Span,
+    /// Whether a bit-field of this type is signed: GCC treats an enum without a fixed
+    /// underlying type and without negative enumerators as unsigned there.
+    pub signed_bitfield: bool,
 }
 
 /// All records and enums of the translation unit.

@@ -82,3 +82,18 @@ int main() {
     );
     assert_eq!(out, "42 1\n");
 }
+
+#[test]
+fn enum_bitfields_are_unsigned_without_negative_enumerators() {
+    let out = run_cu(
+        "enums",
+        r#"#include <cstdio>
+enum Color { R, G, B, W };
+enum Neg { M = -1, Z };
+struct S { Color c : 2; Neg n : 2; };
+__global__ void k(int *o) { S s; s.c = W; s.n = M; o[0] = s.c; o[1] = s.n; o[2] = s.c == W; }
+int main() { int *d, h[3]; cudaMalloc(&d, sizeof(h)); k<<<1,1>>>(d); cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost); printf("%d %d %d\n", h[0], h[1], h[2]); }
+"#,
+    );
+    assert_eq!(out, "3 -1 1\n");
+}

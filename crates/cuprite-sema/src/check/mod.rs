@@ -829,6 +829,7 @@ impl<'o> Checker<'o> {
             scope: self.ns.clone(),
             underlying,
             span: es.span,
+            signed_bitfield: underlying.signed(),
         });
         if let Some(n) = &es.name {
             self.bind_tag(&n.name, Tag::Enum(id));
@@ -848,6 +849,9 @@ impl<'o> Checker<'o> {
             let name = if es.scoped { format!("{}::{}", es.name.as_ref().map(|n| n.name.as_str()).unwrap_or(""), e.name.name) } else { e.name.name.clone() };
             self.bind_name(&name, Sym::Enumerator(next, ety.clone()));
             next += 1;
+        }
+        if es.underlying.is_none() && !es.scoped {
+            self.prog.types.enums[id.0 as usize].signed_bitfield = min < 0;
         }
         if es.underlying.is_none() && (max > i32::MAX as i128 || min < i32::MIN as i128) {
             self.prog.types.enums[id.0 as usize].underlying =

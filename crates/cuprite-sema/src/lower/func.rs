@@ -393,7 +393,11 @@ impl<'m, 'a> FnLower<'m, 'a> {
         if let Some(bf) = fd.bits {
             let decl = fty.scalar_size().unwrap_or(4);
             let (off, unit, shift) = bf.access_unit(decl);
-            let bits = Bits { shift, width: bf.width, signed: fty.is_signed(), unit };
+            let signed = match &fd.ty.ty {
+                Ty::Enum(e) => self.m.prog.types.enm(*e).signed_bitfield,
+                _ => fty.is_signed(),
+            };
+            let bits = Bits { shift, width: bf.width, signed, unit };
             let bytes = self.val(IK::Cast(base), ir::Type::U8.ptr_to());
             let o = self.iconst(off as i64, ir::Type::I64);
             let at = self.val(IK::PtrAdd { base: bytes, index: o }, ir::Type::U8.ptr_to());
