@@ -527,6 +527,12 @@ impl<'o> Checker<'o> {
         }
         match self.lookup(p) {
             Some(Sym::Local(l)) => {
+                let fcx = self.fcx.as_ref().unwrap();
+                if let Some(v) = fcx.local_consts.get(&l.0).filter(|_| fcx.fold_const_locals) {
+                    let mut v = v.clone();
+                    v.span = sp;
+                    return v;
+                }
                 let t = self.fcx.as_ref().unwrap().locals[l.0 as usize].ty.clone();
                 let e = Expr::new(ExprKind::Local(l), t.clone(), true, sp);
                 self.deref_reference(e)
@@ -699,8 +705,22 @@ impl<'o> Checker<'o> {
         self.deref_reference(e)
     }
 
-    fn unary(&mut self, op: UnOp, x: &ast::Expr, sp: Span) -> Expr {
+    /// Checks an operand used as an object (of `&`, `++`, assignment): a `const` local
+    /// there names the variable itself, not its folded constant value.
+    fn object_operand(&mut self, x: &ast::Expr) -> Expr {
+        let fold = self.fcx.as_mut().map(|f| std::mem::replace(&mut f.fold_const_locals, false));
         let v = self.expr(x);
+        if let (Some(f), Some(fold)) = (self.fcx.as_mut(), fold) {
+            f.fold_const_locals = fold;
+        }
+        v
+    }
+
+    fn unary(&mut self, op: UnOp, x: &ast::Expr, sp: Span) -> Expr {
+        let v = match op {
+            UnOp::AddrOf | UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec => self.object_operand(x),
+            _ => self.expr(x),
+        };
         if v.is_error() {
             return Expr::error(sp);
         }
@@ -874,7 +894,7 @@ impl<'o> Checker<'o> {
     }
 
     fn assign(&mut self, op: Option<AB>, l: &ast::Expr, r: &ast::Expr, sp: Span) -> Expr {
-        let lhs = self.expr(l);
+        let lhs = self.object_operand(l);
         let rhs = self.expr(r);
         if lhs.is_error() || rhs.is_error() {
             return Expr::error(sp);

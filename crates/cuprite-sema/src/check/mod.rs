@@ -56,6 +56,11 @@ pub(crate) struct FnCx {
     pub calls: Vec<FnId>,
     pub globals_used: Vec<GVarId>,
     pub space: ExecSpace,
+    /// Values of `const` arithmetic locals with constant initializers (by local index):
+    /// usable where C++ needs a constant (array sizes, case labels), as nvcc allows.
+    pub local_consts: HashMap<u32, Expr>,
+    /// False while checking the operand of `&`.
+    pub fold_const_locals: bool,
 }
 
 pub struct Checker<'o> {
@@ -557,7 +562,7 @@ impl<'o> Checker<'o> {
             ast::TypeSpec::Named(path) => match self.lookup(path) {
                 Some(Sym::Typedef(t)) => {
                     let mut t = t;
-                    t.c |= spec.cv.is_const;
+                    t.c |= spec.cv.is_const || spec.is_constexpr;
                     t.v |= spec.cv.is_volatile;
                     return t;
                 }
@@ -586,7 +591,8 @@ impl<'o> Checker<'o> {
                 e.ty.ty
             }
         };
-        QTy { ty, c: spec.cv.is_const, v: spec.cv.is_volatile }
+        // `constexpr` implies `const`.
+        QTy { ty, c: spec.cv.is_const || spec.is_constexpr, v: spec.cv.is_volatile }
     }
 
     pub(crate) fn skipped_error(&mut self, span: Span, name: &str, reason: ast::SkipReason, err: Option<Diagnostic>) {

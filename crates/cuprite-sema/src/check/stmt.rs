@@ -29,6 +29,8 @@ impl<'o> Checker<'o> {
             calls: Vec::new(),
             globals_used: Vec::new(),
             space: f.space,
+            local_consts: HashMap::new(),
+            fold_const_locals: true,
         });
         let mut nparams = 0;
         if let Some(ast::Derived::Function(fd)) = def.declarator.derived.first() {
@@ -359,6 +361,12 @@ impl<'o> Checker<'o> {
             };
             if is_auto {
                 self.bind_name(&name.name, Sym::Local(l));
+            }
+            if let (true, false, true, Some(Init::Expr(e))) = (ty.c, ty.v, ty.ty.is_arith(), &init) {
+                if let Some(v) = eval_const(&self.prog, e) {
+                    let value = init::cval_expr(v, &ty, e.span);
+                    self.fcx.as_mut().unwrap().local_consts.insert(l.0, value);
+                }
             }
             out.push(st(StmtKind::Decl(l, init), id.declarator.span));
         }
