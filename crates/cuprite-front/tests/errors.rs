@@ -117,3 +117,11 @@ fn error_in_device_function_header_skips_the_item() {
     assert_eq!(r.diagnostics[0].message, "unknown type name 'std::vector'");
     function(&r, "g");
 }
+
+#[test]
+fn kernel_launch_in_device_code_names_dynamic_parallelism() {
+    assert_eq!(
+        first_error("__global__ void child() {}\n__global__ void parent() {\n    child<<<1, 1>>>();\n}\n"),
+        "test.cu:3:5: launching a kernel from device code (dynamic parallelism) is not supported yet"
+    );
+}

@@ -140,6 +140,11 @@ impl<'a> Parser<'a> {
             if prec < min_prec {
                 break;
             }
+            if op == BinOp::Shl && self.nth_is(1, "<") {
+                // `k<<<grid, block>>>(...)` inside device code.
+                return Err(Diagnostic::error(lhs.span, "launching a kernel from device code (dynamic parallelism) is not supported yet")
+                    .with_help("launch the kernel from host code"));
+            }
             if op == BinOp::Lt && matches!(lhs.kind, ExprKind::Name(_)) && self.starts_type_name_at(1) {
                 // `foo<int>(x)`: a name compared with a type can only be a template-id.
                 return Err(Diagnostic::error(lhs.span, "template-ids in device code are not supported yet"));
