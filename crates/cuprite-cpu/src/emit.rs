@@ -59,6 +59,8 @@ pub struct ModCx<'m> {
     shared_index: HashMap<GlobalId, usize>,
     bset: HashSet<FuncId>,
     math: Vec<MathEntry>,
+    /// What each kernel needs, for the driver's limit checks and resource report.
+    pub resources: Vec<crate::KernelResources>,
 }
 
 fn err(msg: impl Into<String>, loc: Option<SrcLoc>) -> BackendError {
@@ -117,6 +119,7 @@ impl<'m> ModCx<'m> {
             shared_index,
             bset,
             math: math_builtins(),
+            resources: Vec::new(),
         }
     }
 
@@ -201,6 +204,17 @@ impl<'m> ModCx<'m> {
         for (id, f) in self.m.kernels() {
             items.push(Item::Blank);
             let k = self.emit_kernel(id, f, &mut items);
+            let symbol = match &f.kind {
+                FunctionKind::Kernel { stub_symbol, .. } => stub_symbol.clone(),
+                FunctionKind::Device => unreachable!("kernels() yields kernels"),
+            };
+            self.resources.push(crate::KernelResources {
+                name: f.name.clone(),
+                symbol,
+                static_shared_bytes: k.static_shared,
+                local_bytes_per_thread: k.local_bytes,
+                uses_barriers: k.barriers,
+            });
             kdescs.push(k);
         }
         self.emit_tables(&mut items, kdescs);
@@ -1018,7 +1032,8 @@ impl<'m> ModCx<'m> {
             params: vec![(CType::named("cuprite_block_run").ptr(), "__run".into())],
             body: Some(body),
         });
-        KernelDesc { id: kid, static_shared, slot_bytes, local_bytes }
+        let barriers = f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. }));
+        KernelDesc { id: kid, static_shared, slot_bytes, local_bytes, barriers }
     }
 
     /// Static shared variables used by a kernel (after inlining) and the functions it
@@ -1087,6 +1102,7 @@ pub struct KernelDesc {
     static_shared: u64,
     slot_bytes: u64,
     local_bytes: u64,
+    barriers: bool,
 }
 
 /// Whether a region's thread loop cannot be vectorised anyway (calls, runtime services).

@@ -58,8 +58,31 @@ impl std::fmt::Display for BackendError {
     }
 }
 
+/// What a kernel needs on the device: the figures nvcc's `-Xptxas -v` reports that are
+/// meaningful on the CPU, and what the compute capability's limits are checked against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelResources {
+    /// Source name and the host stub's (mangled) symbol.
+    pub name: String,
+    pub symbol: String,
+    pub static_shared_bytes: u64,
+    pub local_bytes_per_thread: u64,
+    pub uses_barriers: bool,
+}
+
+/// The generated C file and the kernels' resources.
+pub struct Emitted {
+    pub c: String,
+    pub kernels: Vec<KernelResources>,
+}
+
 /// Generates the C file for a module.
 pub fn emit_c(module: &Module, opts: &EmitOptions) -> Result<String, Vec<BackendError>> {
+    emit(module, opts).map(|e| e.c)
+}
+
+/// Generates the C file for a module, with the resources of each kernel.
+pub fn emit(module: &Module, opts: &EmitOptions) -> Result<Emitted, Vec<BackendError>> {
     let errs = inline::check_module(module);
     if !errs.is_empty() {
         return Err(errs);
@@ -78,7 +101,7 @@ pub fn emit_c(module: &Module, opts: &EmitOptions) -> Result<String, Vec<Backend
     for it in &items {
         p.item(it);
     }
-    Ok(p.finish())
+    Ok(Emitted { c: p.finish(), kernels: cx.resources })
 }
 
 /// Flags the driver passes to the host C compiler for the generated file.

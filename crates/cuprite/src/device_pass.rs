@@ -80,7 +80,7 @@ fn demangled_base(symbol: &str) -> Option<String> {
     Some(text)
 }
 
-/// Generates the C for the device side.
+/// Generates the C for the device side, after ptxas's checks (and its report when asked).
 /// The generated file also tells the runtime which compute capability `-arch` selected,
 /// so that the device reports and enforces its limits.
 pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<String, String> {
@@ -88,7 +88,7 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
     let arch_ctor = format!(
         "\n__attribute__((constructor)) static void __cuprite_select_arch(void) {{ __cuprite_set_target_arch({arch}u); }}\n"
     );
-    cuprite_cpu::emit_c(module, &emit_opts).map(|c| c + &arch_ctor).map_err(|errors| {
+    let emitted = cuprite_cpu::emit(module, &emit_opts).map_err(|errors| {
         for e in &errors {
             match e.loc {
                 Some(loc) => {
@@ -99,5 +99,12 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
             }
         }
         String::new()
-    })
+    })?;
+    let name = input.display().to_string();
+    crate::resources::check_limits(module, &emitted.kernels, &name)?;
+    let ptxas_verbose = Options::split_commas(&opts.xptxas).iter().any(|o| o == "-v" || o == "--verbose");
+    if opts.resource_usage || ptxas_verbose {
+        eprint!("{}", crate::resources::report(module, &emitted.kernels, arch));
+    }
+    Ok(emitted.c + &arch_ctor)
 }

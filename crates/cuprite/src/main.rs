@@ -7,6 +7,7 @@ mod cli;
 mod device_pass;
 mod host_rewrite;
 mod pipeline;
+mod resources;
 mod support_files;
 mod toolchain;
 

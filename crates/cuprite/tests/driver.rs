@@ -214,3 +214,31 @@ fn preprocess_and_dependencies() {
     let deps = text(&out.stdout);
     assert!(deps.starts_with("dep.o:") && deps.contains("dep.h"), "{deps}");
 }
+
+#[test]
+fn resource_limits_are_compile_errors_as_in_nvcc() {
+    // The byte counts and limits are those nvcc 13 reports (tests/facts/limits.txt).
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "smem.cu", "__global__ void big_shared(float *out) {\n  __shared__ float s[12289];\n  s[threadIdx.x] = 1.0f;\n  __syncthreads();\n  out[threadIdx.x] = s[threadIdx.x + 1];\n}\nint main() { return 0; }\n");
+    let out = cuprite().arg("-o").arg(dir.path().join("a")).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("smem.cu:1:") && err.contains("entry function '_Z10big_sharedPf' uses too much shared data (0xc004 bytes, 0xc000 max)"), "{err}");
+
+    let src = write(dir.path(), "cmem.cu", "__constant__ float table[16385];\n__global__ void use_table(float *out) { out[threadIdx.x] = table[threadIdx.x]; }\nint main() { return 0; }\n");
+    let out = cuprite().arg("-o").arg(dir.path().join("b")).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("uses too much global constant data (0x10004 bytes, 0x10000 max)"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn ptxas_verbose_prints_a_resource_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "res.cu", "__global__ void with_shared(float *a) {\n  __shared__ float s[256];\n  s[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n  a[threadIdx.x] = s[255 - threadIdx.x];\n}\nint main() { return 0; }\n");
+    for flags in [&["-Xptxas", "-v"][..], &["--resource-usage"][..], &["--ptxas-options=-v"][..]] {
+        let out = run_ok(cuprite().args(flags).arg("-arch=sm_90").arg("-o").arg(dir.path().join("r")).arg(&src));
+        let err = text(&out.stderr);
+        assert!(err.contains("Compiling entry function '_Z11with_sharedPf' for 'sm_90'"), "{flags:?}: {err}");
+        assert!(err.contains("Used 1 barriers, 1024 bytes smem"), "{flags:?}: {err}");
+    }
+}
