@@ -84,10 +84,7 @@ impl FnBuilder {
         self.inst(InstKind::Const(Const::Str(s.as_bytes().to_vec())), Some(Type::I8.ptr_to()))
     }
     pub fn bin(&mut self, op: BinaryOp, a: ValueId, b: ValueId) -> ValueId {
-        let t = match op {
-            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Type::Bool,
-            _ => self.value_type(a),
-        };
+        let t = if op.is_comparison() { Type::Bool } else { self.value_type(a) };
         self.inst(InstKind::Binary(op, a, b), Some(t))
     }
     pub fn cast(&mut self, v: ValueId, to: Type) -> ValueId {

@@ -342,6 +342,13 @@ pub enum BinaryOp {
     Ge,
 }
 
+impl BinaryOp {
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`: the result is a `Bool`.
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnaryOp {
     Neg,

@@ -313,7 +313,7 @@ fn verify_inst(cx: &mut Cx, inst: &Inst, rt: Option<&Type>) {
                 if ta != tb {
                     cx.err(format!("binary {op:?} operands have different types {ta} and {tb}"));
                 }
-                let cmp = matches!(op, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge);
+                let cmp = op.is_comparison();
                 if cmp {
                     cx.expect("comparison result", rt, &Type::Bool);
                 } else {

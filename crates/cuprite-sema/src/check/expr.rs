@@ -806,7 +806,7 @@ impl<'o> Checker<'o> {
         let t = common_type(&self.prog.types, &a.ty.ty, &b.ty.ty);
         let a = self.cast(a, &t);
         let b = self.cast(b, &t);
-        let rt = if op.is_cmp() { Ty::Bool } else { t };
+        let rt = if op.is_comparison() { Ty::Bool } else { t };
         Expr::new(ExprKind::Binary(op, bx(a), bx(b)), QTy::new(rt), false, sp)
     }
 
@@ -865,7 +865,7 @@ impl<'o> Checker<'o> {
                 }
                 Expr::new(ExprKind::PtrDiff(bx(a), bx(b)), int_ty(IntKind::Long), false, sp)
             }
-            _ if hop.is_cmp() && (ap || bp || a.ty.ty == Ty::Nullptr || b.ty.ty == Ty::Nullptr) => {
+            _ if hop.is_comparison() && (ap || bp || a.ty.ty == Ty::Nullptr || b.ty.ty == Ty::Nullptr) => {
                 let (a, b) = if ap && !bp {
                     let t = a.ty.clone();
                     (a, self.convert(b, &t, "comparison"))

@@ -145,28 +145,6 @@ fn zero_const(t: &ir::Type) -> ir::Const {
     }
 }
 
-fn hb(op: BinOp) -> ir::BinaryOp {
-    use ir::BinaryOp as B;
-    match op {
-        BinOp::Add => B::Add,
-        BinOp::Sub => B::Sub,
-        BinOp::Mul => B::Mul,
-        BinOp::Div => B::Div,
-        BinOp::Rem => B::Rem,
-        BinOp::Shl => B::Shl,
-        BinOp::Shr => B::Shr,
-        BinOp::And => B::And,
-        BinOp::Or => B::Or,
-        BinOp::Xor => B::Xor,
-        BinOp::Eq => B::Eq,
-        BinOp::Ne => B::Ne,
-        BinOp::Lt => B::Lt,
-        BinOp::Le => B::Le,
-        BinOp::Gt => B::Gt,
-        BinOp::Ge => B::Ge,
-    }
-}
-
 impl<'m, 'a> FnLower<'m, 'a> {
     // ------------------------------------------------------------ building blocks
 
@@ -731,7 +709,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     return Some(v);
                 }
                 let v = self.operands(&[a, b]);
-                self.val(IK::Binary(hb(*op), v[0], v[1]), t)
+                self.val(IK::Binary(*op, v[0], v[1]), t)
             }
             ExprKind::PtrAdd(p, i) => {
                 let v = self.operands(&[p, i]);
@@ -854,7 +832,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     let old = self.load(p2, lt.clone());
                     let oc = self.cast(old, &ct);
                     let r = self.cast(r, &ct);
-                    let res = self.val(IK::Binary(hb(*op), oc, r), ct.clone());
+                    let res = self.val(IK::Binary(*op, oc, r), ct.clone());
                     let nv = self.cast(res, &lt);
                     self.store(p2, nv);
                     (nv, p2)
