@@ -73,7 +73,38 @@ pub fn bind_host_symbols(module: &mut Module, host_object: &Path) -> Result<(), 
     Ok(())
 }
 
-/// `_ZN2ns6reduceEPfi` → `ns::reduce`.
+/// A specialization of a kernel template that host code uses: g++ defined its stub.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelInstance {
+    /// The stub's symbol, e.g. `_Z6reduceIfLj128EEvPKT_PS0_j`.
+    pub symbol: String,
+    /// The template's qualified name, e.g. `reduce` or `ns::k`.
+    pub name: String,
+    /// The template arguments as C++ source, e.g. `float, (unsigned int)128` (C++ source, as cpp_demangle spells it).
+    pub args: String,
+}
+
+/// The specializations of the named kernel templates among the host object's defined
+/// symbols: exactly the kernels that host code launches or takes the address of, with
+/// their template arguments as the host compiler deduced them (DESIGN.md §1).
+pub fn kernel_instances<'a>(defined: impl IntoIterator<Item = &'a String>, templates: &[&str]) -> Vec<KernelInstance> {
+    let mut out: Vec<KernelInstance> = defined
+        .into_iter()
+        .filter_map(|sym| {
+            let text = demangled_base(sym)?;
+            let open = text.find('<')?;
+            let (name, rest) = text.split_at(open);
+            if !templates.contains(&name) || !rest.ends_with('>') {
+                return None;
+            }
+            Some(KernelInstance { symbol: sym.clone(), name: name.to_string(), args: rest[1..rest.len() - 1].to_string() })
+        })
+        .collect();
+    out.sort_by(|a, b| a.symbol.cmp(&b.symbol));
+    out
+}
+
+/// `_ZN2ns6reduceEPfi` → `ns::reduce`; `_Z6reduceIfLj128EEvPKT_PS0_j` → `reduce<float, (unsigned int)128>`.
 fn demangled_base(symbol: &str) -> Option<String> {
     let sym = Symbol::new(symbol).ok()?;
     let text = sym.demangle(&cpp_demangle::DemangleOptions::new().no_params().no_return_type()).ok()?;
@@ -107,4 +138,36 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
         eprint!("{}", crate::resources::report(module, &emitted.kernels, arch));
     }
     Ok(emitted.c + &arch_ctor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_instances_from_stub_symbols() {
+        // Symbols g++ 12 defines for stubs of template kernels launched from host code.
+        let defined: Vec<String> = [
+            "_Z6reduceIfLj128EEvPKT_PS0_j",
+            "_Z6reduceIdLj128EEvPKT_PS0_j",
+            "_Z4fillIfEvP3VecIT_ES1_",
+            "_ZN2ns1kILi5EEEvPi",
+            "_Z3runIfEvPT_j",
+            "main",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let got = kernel_instances(&defined, &["reduce", "fill", "ns::k"]);
+        let shown: Vec<(String, String)> = got.iter().map(|i| (i.name.clone(), i.args.clone())).collect();
+        assert_eq!(
+            shown,
+            vec![
+                ("fill".to_string(), "float".to_string()),
+                ("reduce".to_string(), "double, (unsigned int)128".to_string()),
+                ("reduce".to_string(), "float, (unsigned int)128".to_string()),
+                ("ns::k".to_string(), "5".to_string()),
+            ]
+        );
+    }
 }

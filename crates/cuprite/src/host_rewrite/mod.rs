@@ -81,6 +81,11 @@ impl<'a> Rewriter<'a> {
                     continue;
                 }
                 Kind::Punct => {}
+                Kind::Ident if s == "template" && t.is(i + 1, "<") => {
+                    // A template parameter list: its `=` are default arguments.
+                    i = self.angle_close(i + 1).map_or(i + 1, |c| c + 1);
+                    continue;
+                }
                 _ => {
                     i += 1;
                     continue;
@@ -232,6 +237,10 @@ impl<'a> Rewriter<'a> {
         let t = self.t;
         let mut k = start;
         while k < end {
+            if t.is(k, "template") && t.is(k + 1, "<") {
+                k = self.angle_close(k + 1).map_or(k + 1, |c| c + 1);
+                continue;
+            }
             if t.is(k, "=") {
                 return None;
             }
@@ -264,7 +273,23 @@ impl<'a> Rewriter<'a> {
             }
             break;
         }
-        let name: String = (n..lparen).map(|k| t.str(k)).collect();
+        let mut name: String = (n..lparen).map(|k| t.str(k)).collect();
+        if n == lparen && t.is(lparen - 1, ">") {
+            // An explicit specialization, `k<float>(...)`: the arguments name it.
+            let open = t.matching_back(lparen - 1);
+            let mut m = open;
+            while m > start && (t.toks[m - 1].kind == Kind::Ident || t.is(m - 1, "::")) && !SPACE_KEYWORDS.contains(&t.str(m - 1)) {
+                m -= 1;
+                if t.toks[m].kind == Kind::Ident && m > start && t.toks[m - 1].kind == Kind::Ident {
+                    break;
+                }
+            }
+            name = t.text[t.toks[m].start..t.toks[lparen - 1].end].to_string();
+        } else if let Some(args) = self.own_template_args(start) {
+            // Inside a template the stub names its own specialization: template
+            // parameters that no function parameter mentions cannot be deduced.
+            name.push_str(&args);
+        }
         self.info.kernels.push(name.clone());
 
         let mut params = Vec::new();
@@ -314,6 +339,50 @@ impl<'a> Rewriter<'a> {
             "{{ void *__cuprite_args[] = {{ {args}0 }}; __cuprite_launch_from_stub((const void *)(void (*)({ptype})){name}, __cuprite_args); {newlines}}}"
         );
         self.edits.push(Edit { start: t.toks[open].start, end: t.toks[close].end, text: body });
+    }
+
+    /// `<T, N, Ts...>` for a declaration that starts with `template <typename T, int N,
+    /// class... Ts>`; `None` when it is not a template or is an explicit specialization.
+    fn own_template_args(&self, start: usize) -> Option<String> {
+        let t = self.t;
+        if !(t.is(start, "template") && t.is(start + 1, "<")) {
+            return None;
+        }
+        let close = self.angle_close(start + 1)?;
+        let params = self.split_params(start + 2, close);
+        if params.is_empty() {
+            return None;
+        }
+        let mut args = Vec::new();
+        for (ps, pe) in params {
+            let end = (ps..pe).find(|&k| t.is(k, "=")).unwrap_or(pe);
+            let name = (ps..end).rev().find(|&k| t.toks[k].kind == Kind::Ident)?;
+            let pack = (ps..end).any(|k| t.is(k, "."));
+            args.push(format!("{}{}", t.str(name), if pack { "..." } else { "" }));
+        }
+        Some(format!("<{}>", args.join(", ")))
+    }
+
+    /// The `>` closing the template parameter list opened at `open` (`<`).
+    fn angle_close(&self, open: usize) -> Option<usize> {
+        let t = self.t;
+        let mut depth = 0i32;
+        let mut k = open;
+        while k < t.len() {
+            match t.str(k) {
+                "(" | "[" | "{" => k = t.matching(k),
+                "<" => depth += 1,
+                ">" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+        None
     }
 
     /// Top-level comma-separated ranges of a parameter list.
@@ -570,6 +639,14 @@ mod tests {
     fn function_returning_struct_is_a_function() {
         let out = body("static inline struct P mk(int x) { struct P p; return p; }\n__global__ void k(int n) { }");
         assert!(out.contains("__cuprite_launch_from_stub"), "{out}");
+    }
+
+    #[test]
+    fn template_kernels_name_their_own_specialization() {
+        let out = body("template <typename T, unsigned BLOCK = 128, class... Ts>\n__global__ void reduce(const T *in, T *out) { }");
+        assert!(out.contains("(void (*)(const T * in, T * out))reduce<T, BLOCK, Ts...>"), "{out}");
+        let out = body("template <>\n__global__ void reduce<float, 64>(const float *in, float *out) { }");
+        assert!(out.contains("(void (*)(const float * in, float * out))reduce<float, 64>"), "{out}");
     }
 
     #[test]
