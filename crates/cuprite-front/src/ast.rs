@@ -28,15 +28,46 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// A possibly qualified name: `x`, `ns::x`, `::x`.
-#[derive(Clone, Debug, PartialEq)]
+/// A possibly qualified name: `x`, `ns::x`, `::x`, and template-ids: `Vec<float, 3>`,
+/// `ns::S<T>::type`, `Outer<T>::template Inner<U>`, `f<int>`.
+#[derive(Clone, Debug)]
 pub struct Path {
     pub global: bool,
     pub segments: Vec<Ident>,
+    /// Template arguments, per segment. Empty when no segment has any (the common case);
+    /// otherwise exactly one entry per segment: `Some(args)` where the segment is a
+    /// template-id (`Vec<float>` in `Vec<float>::dot` gives `[Some([float]), None]`;
+    /// `f<>` gives `Some([])`). The disambiguating `template` keyword
+    /// (`T::template Inner<U>`) and `typename` are not kept: they only tell the parser how
+    /// to read the tokens. See [`Path::has_template_args`].
+    pub args: Vec<Option<Vec<TemplateArg>>>,
     pub span: Span,
 }
 
+impl PartialEq for Path {
+    /// Paths compare by their names and the presence of template arguments (template
+    /// arguments hold expressions, which have no equality).
+    fn eq(&self, other: &Path) -> bool {
+        self.global == other.global
+            && self.segments == other.segments
+            && self.args.iter().map(Option::is_some).eq(other.args.iter().map(Option::is_some))
+    }
+}
+
 impl Path {
+    /// A path without template arguments.
+    pub fn new(global: bool, segments: Vec<Ident>, span: Span) -> Path {
+        Path { global, segments, args: Vec::new(), span }
+    }
+    /// Some segment carries template arguments (the path names a template
+    /// specialization, or something inside one).
+    pub fn has_template_args(&self) -> bool {
+        self.args.iter().any(Option::is_some)
+    }
+    /// The template arguments of segment `i`, if it is a template-id.
+    pub fn segment_args(&self, i: usize) -> Option<&[TemplateArg]> {
+        self.args.get(i).and_then(|a| a.as_deref())
+    }
     /// The last segment: the name itself without its qualifiers.
     pub fn last(&self) -> &Ident {
         self.segments.last().expect("a path has at least one segment")
@@ -73,6 +104,75 @@ pub enum ItemKind {
     Skipped { names: Vec<String>, reason: SkipReason, error: Option<crate::diag::Diagnostic> },
     /// `#pragma` at file scope (text after `#pragma`).
     Pragma(String),
+    /// `template <params> item` (C++ template declaration). `item` is what is templated:
+    /// - a function (declaration or definition, `__global__`/`__device__` ones too):
+    ///   `ItemKind::FunctionDef`/`Decl`;
+    /// - a class template: a `Decl` whose `spec.ty` is a `TypeSpec::Record` with members;
+    /// - an out-of-class member of a class template: a `FunctionDef`/`Decl` whose
+    ///   declarator name is qualified with template arguments
+    ///   (`template <class T> __device__ T Vec<T>::dot(...) const {...}`,
+    ///   `template <class T> int S<T>::count = 0;`);
+    /// - a partial specialization: a record whose `RecordSpec::args` is `Some`
+    ///   (`template <class T> struct S<T*> {...}`);
+    /// - an alias template: a `Decl` with `Storage::Typedef` (`template <class T> using
+    ///   Ptr = T*;`), and a variable template: a `Decl` of a variable;
+    /// - another `Template`, for members of member templates
+    ///   (`template <class T> template <class U> void A<T>::f(U) {...}`).
+    ///
+    /// `params` is empty for an explicit (full) specialization: `template <> struct
+    /// S<float> {...}` (record with `args`), `template <> __device__ float f<float>(float)`
+    /// (declarator name with template arguments; they may also be left to deduction:
+    /// `template <> __device__ float f(float)`).
+    ///
+    /// Templates in user code are parsed (with or without CUDA qualifiers); templates in
+    /// system headers, and user templates that fail to parse, are `Skipped`.
+    Template { params: Vec<TemplateParam>, item: Box<Item> },
+    /// Explicit instantiation: `template __global__ void k<float>(float*);`,
+    /// `template struct S<int>;`, and with `is_extern` the explicit instantiation
+    /// declaration `extern template class S<int>;`. `item` is the declaration after
+    /// `template` (a `Decl`).
+    ExplicitInstantiation { is_extern: bool, item: Box<Item> },
+}
+
+/// One parameter of a `template <...>` parameter list.
+#[derive(Clone, Debug)]
+pub struct TemplateParam {
+    /// `None` for unnamed parameters (`template <class = void>`).
+    pub name: Option<Ident>,
+    pub kind: TemplateParamKind,
+    /// A parameter pack: `typename... Ts`, `int... Is`, `template <class> class... TTs`.
+    pub pack: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TemplateParamKind {
+    /// `typename T` / `class T`, with its default: `class U = int`.
+    Type { default: Option<TypeName> },
+    /// A non-type parameter of any type: `int N`, `unsigned M = 4`, `auto V`,
+    /// `const char *S`, `typename T::size_type K`. `ty` is the parameter's type (its
+    /// declarator is abstract: the name is in `TemplateParam::name`).
+    NonType { ty: TypeName, default: Option<Expr> },
+    /// A template template parameter: `template <class> class TT`, with its own
+    /// parameters and default (`= std::vector` is a template name).
+    Template { params: Vec<TemplateParam>, default: Option<Path> },
+}
+
+/// One argument of a template-id (`Vec<float, 3>`, `f<int>`, `S<T*>`).
+///
+/// As in C++, an argument that parses as a type-id is a type (`S<T>` with `T` a type,
+/// `S<int(float)>` a function type); anything else is an expression (a constant
+/// expression, parsed without treating an outer `>` as an operator: `S<(a > b)>`).
+/// A name the parser does not know as a type is an expression (`S<N>`); a template
+/// name without arguments (a template template argument, `S<Vec>`) is a `Type` whose
+/// `TypeSpec::Named` path names the template.
+#[derive(Clone, Debug)]
+pub enum TemplateArg {
+    Type(TypeName),
+    Expr(Expr),
+    /// A pack expansion `X...` in the argument list: `Tuple<Ts...>`, `Ints<Is...>`,
+    /// `S<Vec<Ts>...>`. Never nested.
+    Pack(Box<TemplateArg>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +232,10 @@ pub struct DeclSpec {
     pub cuda: CudaQuals,
     pub is_inline: bool,
     pub is_constexpr: bool,
+    /// `virtual` (member functions; sema refuses it until virtual functions exist).
+    pub is_virtual: bool,
+    /// `explicit` (constructors and conversion functions).
+    pub is_explicit: bool,
     pub cv: Cv,
     pub ty: TypeSpec,
     pub attrs: Vec<Attribute>,
@@ -145,7 +249,10 @@ pub enum TypeSpec {
     #[default]
     None,
     Builtin(BuiltinType),
-    /// A typedef name, or a class/struct/enum name used without its keyword (C++).
+    /// A typedef name, or a class/struct/enum name used without its keyword (C++); also
+    /// a template parameter (`T`), a class or alias template specialization
+    /// (`Vec<float, 3>`, `ns::S<T>::type`), and a dependent name written with
+    /// `typename` (`typename T::value_type`, `typename Outer<T>::template Inner<U>`).
     Named(Path),
     /// `struct`/`union`/`class` with a name, a body, or both.
     Record(RecordSpec),
@@ -191,6 +298,10 @@ pub enum RecordKind {
 pub struct RecordSpec {
     pub kind: RecordKind,
     pub name: Option<Ident>,
+    /// Template arguments after the name: a specialization of a class template
+    /// (`template <> struct S<float> {...}`, partial `template <class T> struct S<T*>`,
+    /// or `template struct S<int>;`). `None` for an ordinary class or a primary template.
+    pub args: Option<Vec<TemplateArg>>,
     /// `None` for `struct S` without a body (a reference or forward declaration).
     pub members: Option<Vec<Member>>,
     /// Base classes (`struct D : public B`); the C++ issue gives them meaning.
@@ -209,8 +320,20 @@ pub enum Member {
     /// A member function declaration without a body.
     FunctionDecl(Declaration),
     /// `public:` / `private:` / `protected:`.
-    Access(Span),
+    Access(Span, AccessSpec),
     StaticAssert { cond: Expr, message: Option<String> },
+    /// A member template: `template <class U> __device__ U to() const {...}`, a nested
+    /// class template, a member alias template, or (with `params` empty) a member
+    /// specialization. `member` is the templated member (a `Function`, `FunctionDecl` or
+    /// `Field`), or another `Template`. See `ItemKind::Template`.
+    Template { params: Vec<TemplateParam>, member: Box<Member>, span: Span },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessSpec {
+    Public,
+    Protected,
+    Private,
 }
 
 #[derive(Clone, Debug)]
@@ -241,8 +364,13 @@ pub struct Enumerator {
 /// - `float *(*g)(int)` → `[Pointer, Function(..), Pointer]`.
 #[derive(Clone, Debug, Default)]
 pub struct Declarator {
-    /// The declared name; qualified (`S::f`) for out-of-class member definitions.
+    /// The declared name; qualified (`S::f`) for out-of-class member definitions, with
+    /// template arguments for members of class templates (`Vec<T>::dot`) and function
+    /// template specializations (`f<float>`).
     pub name: Option<Path>,
+    /// `...` before the name: a function parameter pack (`Ts... args`, `const Ts&... xs`;
+    /// only in templates). The pack's element type is what `spec` and `derived` give.
+    pub pack: bool,
     pub derived: Vec<Derived>,
     pub attrs: Vec<Attribute>,
     pub span: Span,
@@ -484,4 +612,22 @@ pub enum ExprKind {
     InitList(Vec<InitItem>),
     /// `this` (C++ member functions).
     This,
+    /// A pack expansion `e...` in a call's arguments (`f(args...)`, `g(h(xs)...)`), a
+    /// braced list or a constructor initializer (`Base(args...)`). Only in templates.
+    PackExpansion(Box<Expr>),
+    /// A fold expression (C++17), always parenthesized in the source:
+    /// - `(... op e)`: unary left fold, `lhs: None, rhs: Some(e)`;
+    /// - `(e op ...)`: unary right fold, `lhs: Some(e), rhs: None`;
+    /// - `(a op ... op b)`: binary fold, both `Some`; it is a left fold if `b` is the
+    ///   operand with the unexpanded pack (`(init + ... + xs)`), a right fold if `a` is
+    ///   (`(xs + ... + init)`): which is decided by sema, which knows the packs.
+    ///
+    /// `op` is a binary operator (`,` is `BinOp::Comma`; the assignment operators are
+    /// not supported in folds yet).
+    Fold { op: BinOp, lhs: Option<Box<Expr>>, rhs: Option<Box<Expr>> },
+    /// `sizeof...(Ts)` / `sizeof...(args)`: the number of elements of a pack.
+    SizeofPack(Ident),
+    /// A member template-id: `obj.template get<2>()`, `p->f<int>(x)` (the name known as
+    /// a member template), with its template arguments. (`Member` has no arguments.)
+    MemberTemplateId { base: Box<Expr>, member: Ident, args: Vec<TemplateArg>, arrow: bool },
 }

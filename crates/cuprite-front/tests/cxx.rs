@@ -47,7 +47,7 @@ fn class_members() {
     let Member::Function(plus) = &members[6] else { panic!() };
     let Some(Derived::Function(fd)) = plus.declarator.derived.first() else { panic!() };
     assert!(fd.cv.is_const);
-    assert_eq!(members.iter().filter(|m| matches!(m, Member::Access(_))).count(), 2);
+    assert_eq!(members.iter().filter(|m| matches!(m, Member::Access(..))).count(), 2);
     let len2 = function(&r, "len2");
     assert_eq!(len2.declarator.name.as_ref().unwrap().segments.len(), 2);
 }

@@ -247,9 +247,11 @@ impl<'a> Parser<'a> {
                 "constexpr" | "consteval" => spec.is_constexpr = true,
                 "const" | "__const" => spec.cv.is_const = true,
                 "volatile" | "__volatile" | "__volatile__" => spec.cv.is_volatile = true,
-                "mutable" | "virtual" | "friend" | "__extension__" | "constinit" | "__restrict__"
+                "virtual" => spec.is_virtual = true,
+                "mutable" | "friend" | "__extension__" | "constinit" | "__restrict__"
                 | "__restrict" | "__grid_constant__" => {}
                 "explicit" => {
+                    spec.is_explicit = true;
                     self.bump();
                     if self.is("(") {
                         self.pos = self.skip_balanced(self.pos);
@@ -482,6 +484,7 @@ impl<'a> Parser<'a> {
         let mut attrs = Vec::new();
         self.parse_attributes(&mut attrs)?;
         let mut name = None;
+        let args = None;
         if let Some((_, _, len)) = self.peek_path() {
             let path = self.take_path(len);
             if self.is("<") {
@@ -523,7 +526,7 @@ impl<'a> Parser<'a> {
         if name.is_none() && members.is_none() {
             return Err(self.err_here(format!("expected a name or '{{' after 'struct' before {}", self.describe())));
         }
-        Ok(RecordSpec { kind, name, members, bases, attrs, span: self.span_from(start) })
+        Ok(RecordSpec { kind, name, args, members, bases, attrs, span: self.span_from(start) })
     }
 
     /// The token whose span is `span` (used to borrow identifier text from the source).
@@ -633,6 +636,7 @@ impl<'a> Parser<'a> {
         }
 
         let mut name = None;
+        let pack = false;
         let mut inner = Vec::new();
         if self.is("(") && req != NameReq::Abstract && !self.is_param_list_start(1) {
             // `(*p)`, `(&r)`, `(name)`: a nested declarator.
@@ -684,7 +688,7 @@ impl<'a> Parser<'a> {
         let mut derived = inner;
         derived.extend(suffixes);
         derived.extend(ptrs.into_iter().rev());
-        Ok(Declarator { name, derived, attrs, span: self.span_from(start) })
+        Ok(Declarator { name, pack, derived, attrs, span: self.span_from(start) })
     }
 
     /// After `(`: the list is a parameter list (not a nested declarator or `T x(args)`).
@@ -738,7 +742,7 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        Ok(Path { global, segments, span: self.span_from(start) })
+        Ok(Path::new(global, segments, self.span_from(start)))
     }
 
     /// After `operator`: the operator's spelling, giving names like `operator+`,

@@ -378,7 +378,8 @@ impl<'a> Parser<'a> {
             let mut spec = ty.spec;
             spec.storage = Some(Storage::Typedef);
             let declarator = Declarator {
-                name: Some(Path { global: false, span: name.span, segments: vec![name] }),
+                name: Some(Path::new(false, vec![name.clone()], name.span)),
+                pack: false,
                 derived: ty.declarator.derived,
                 attrs,
                 span: ty.declarator.span,
@@ -448,9 +449,14 @@ impl<'a> Parser<'a> {
                     self.bump();
                 }
                 "public" | "private" | "protected" if self.nth_is(1, ":") => {
+                    let acc = match self.text() {
+                        "public" => AccessSpec::Public,
+                        "private" => AccessSpec::Private,
+                        _ => AccessSpec::Protected,
+                    };
                     self.bump();
                     self.bump();
-                    members.push(Member::Access(self.span_from(start)));
+                    members.push(Member::Access(self.span_from(start), acc));
                 }
                 "static_assert" | "_Static_assert" => {
                     let (cond, message) = self.parse_static_assert()?;
