@@ -9,13 +9,16 @@
 # stdout to a pipe. It writes NAME.expected (exact stdout), NAME.exitcode and, for
 # information only, gpu-stderr/NAME.stderr; plus CUDA_VERSION, and capture-report.txt
 # (build failures, programs whose two runs differed). Everything is packed into
-# $OUT/conformance.tar; unpack it into tests/conformance/.
+# $OUT/conformance.tar; unpack it into the suite directory.
 #
 # Usage (repo root, on the GPU machine): OUT=/some/dir tools/nvcc-capture.sh [NAME...]
+# SUITE=dir (relative to the repo root, or absolute) captures another suite with the
+# same layout, e.g. SUITE=tests/conformance-cxx; the default is tests/conformance.
 set -u
 OUT=${OUT:-/tmp/capture-out}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SUITE=$ROOT/tests/conformance
+SUITE=${SUITE:-tests/conformance}
+case "$SUITE" in /*) ;; *) SUITE=$ROOT/$SUITE ;; esac
 W=$(mktemp -d)
 R=$W/res
 mkdir -p "$R/gpu-stderr" "$W/bin"

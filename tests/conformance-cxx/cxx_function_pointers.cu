@@ -15,9 +15,9 @@ using unop_t = int (*)(int);
 __device__ float add(float a, float b) { return a + b; }
 __device__ float sub(float a, float b) { return a - b; }
 __device__ float mul(float a, float b) { return a * b; }
-__device__ float maxf(float a, float b) { return a > b ? a : b; }
+__device__ float larger(float a, float b) { return a > b ? a : b; }
 
-__device__ binop_t d_ops[4] = {add, sub, mul, maxf};
+__device__ binop_t d_ops[4] = {add, sub, mul, larger};
 __device__ binop_t d_mul_ptr = mul;
 __device__ unop_t d_unops[3];                        // filled by a kernel
 
