@@ -331,7 +331,7 @@ impl<'a> Parser<'a> {
                 segments.push(Ident { name: self.text_of(t).to_string(), span: Span::new(t.lo, t.hi) });
             }
         }
-        Path { global, segments, span: self.span_from(start) }
+        Path::new(global, segments, self.span_from(start))
     }
 
     /// The current token starts a (possibly qualified) type name known to the parser.
