@@ -24,6 +24,11 @@
 //!
 //! The test passes only if every selected program passes; all failures are reported
 //! at the end, each with the first differing line of stdout.
+//!
+//! `tests/conformance-cxx/` holds the pending programs (C++ in device code), same layout.
+//! `cxx_pending_report` builds and runs them and prints which pass, without failing;
+//! `cxx_pending_strict` (ignored by default) fails unless all of them pass. A program
+//! moves into `tests/conformance/` once Cuprite passes it.
 
 use std::collections::VecDeque;
 use std::fs;
@@ -36,6 +41,11 @@ use std::time::{Duration, Instant};
 
 fn suite_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance")
+}
+
+/// The pending programs: C++ in device code, not yet passed by Cuprite.
+fn cxx_suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance-cxx")
 }
 
 #[derive(Debug, Clone)]
@@ -323,11 +333,13 @@ fn conformance_suite_is_complete() {
     );
 }
 
-#[test]
-fn conformance() {
-    let suite = suite_dir()
+/// Builds and runs every selected program of `suite` (filter, jobs, time limit and
+/// keep from the environment); returns the verdicts sorted by name. With
+/// `require_some`, panics if no program is selected.
+fn run_suite(suite: &Path, label: &str, require_some: bool) -> Vec<(String, Verdict)> {
+    let suite = suite
         .canonicalize()
-        .expect("tests/conformance exists");
+        .unwrap_or_else(|e| panic!("{}: {e}", suite.display()));
     let cuprite = PathBuf::from(env!("CARGO_BIN_EXE_cuprite"));
     let filters: Vec<String> = std::env::var("CUPRITE_CONFORMANCE_FILTER")
         .unwrap_or_default()
@@ -340,9 +352,12 @@ fn conformance() {
         .filter(|p| filters.is_empty() || filters.iter().any(|f| p.name.contains(f.as_str())))
         .collect();
     assert!(
-        !programs.is_empty(),
-        "no conformance programs selected (filter {filters:?})"
+        !require_some || !programs.is_empty(),
+        "no {label} programs selected (filter {filters:?})"
     );
+    if programs.is_empty() {
+        return Vec::new();
+    }
 
     let jobs = env_usize("CUPRITE_CONFORMANCE_JOBS")
         .unwrap_or_else(|| {
@@ -370,13 +385,14 @@ fn conformance() {
         let queue = Arc::clone(&queue);
         let results = Arc::clone(&results);
         let (suite, bin_dir, cuprite) = (suite.clone(), bin_dir.clone(), cuprite.clone());
+        let label = label.to_string();
         workers.push(thread::spawn(move || loop {
             let Some(p) = queue.lock().unwrap().pop_front() else {
                 break;
             };
             let v = check_program(&p, &suite, &bin_dir, &cuprite, run_limit);
             eprintln!(
-                "conformance: {:<20} {}",
+                "{label}: {:<20} {}",
                 p.name,
                 if matches!(v, Verdict::Pass) {
                     "ok"
@@ -393,28 +409,103 @@ fn conformance() {
 
     let mut results = std::mem::take(&mut *results.lock().unwrap());
     results.sort_by(|a, b| a.0.cmp(&b.0));
-    let failures: Vec<&(String, Verdict)> = results
-        .iter()
-        .filter(|(_, v)| matches!(v, Verdict::Fail(_)))
-        .collect();
+    if keep {
+        let kept = tmp.keep();
+        eprintln!("{label}: build directory kept at {}", kept.display());
+    }
+    results
+}
+
+/// The failures, each with its reason, as one text.
+fn failure_report(results: &[(String, Verdict)]) -> (Vec<&str>, String) {
+    let mut names = Vec::new();
     let mut report = String::new();
-    for (name, v) in &failures {
+    for (name, v) in results {
         if let Verdict::Fail(why) = v {
+            names.push(name.as_str());
             report += &format!("--- {name}\n{why}");
         }
     }
+    (names, report)
+}
+
+#[test]
+fn conformance() {
+    let results = run_suite(&suite_dir(), "conformance", true);
+    let total = results.len();
+    let (failures, report) = failure_report(&results);
     let passed = total - failures.len();
-    if keep {
-        let kept = tmp.keep();
-        eprintln!("conformance: build directory kept at {}", kept.display());
-    }
     eprintln!("conformance: {passed} of {total} programs passed");
     if !failures.is_empty() {
-        let names: Vec<&str> = failures.iter().map(|(n, _)| n.as_str()).collect();
         panic!(
             "\n{report}\nconformance: {} of {total} programs FAILED: {}\n",
             failures.len(),
-            names.join(" ")
+            failures.join(" ")
+        );
+    }
+}
+
+#[test]
+fn cxx_pending_suite_is_complete() {
+    // Every pending program has its expected output and exit code (no cuprite needed).
+    let suite = cxx_suite_dir();
+    let mut missing = Vec::new();
+    for p in discover(&suite) {
+        for ext in ["expected", "exitcode"] {
+            if !suite.join(format!("{}.{ext}", p.name)).exists() {
+                missing.push(format!("{}.{ext}", p.name));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "missing in tests/conformance-cxx (SUITE=tests/conformance-cxx tools/nvcc-capture.sh on a GPU): {missing:?}"
+    );
+}
+
+/// Progress on the pending C++ programs: prints which pass and why the others fail;
+/// never fails. Run with `-- --nocapture` to see the report.
+#[test]
+fn cxx_pending_report() {
+    let results = run_suite(&cxx_suite_dir(), "conformance-cxx", false);
+    if results.is_empty() {
+        println!("conformance-cxx: no pending programs selected");
+        return;
+    }
+    let total = results.len();
+    let (failures, report) = failure_report(&results);
+    let passing: Vec<&str> = results
+        .iter()
+        .filter(|(_, v)| matches!(v, Verdict::Pass))
+        .map(|(n, _)| n.as_str())
+        .collect();
+    println!("{report}");
+    println!(
+        "conformance-cxx: {} of {total} pending programs pass{}{}",
+        passing.len(),
+        if passing.is_empty() { "" } else { ": " },
+        passing.join(" ")
+    );
+    if !passing.is_empty() {
+        println!("conformance-cxx: these can move into tests/conformance/");
+    }
+    if !failures.is_empty() {
+        println!("conformance-cxx: still failing: {}", failures.join(" "));
+    }
+}
+
+/// The strict form of `cxx_pending_report`: fails unless every pending program passes.
+#[test]
+#[ignore = "pending: C++ in device code is not complete yet; see cxx_pending_report"]
+fn cxx_pending_strict() {
+    let results = run_suite(&cxx_suite_dir(), "conformance-cxx", true);
+    let total = results.len();
+    let (failures, report) = failure_report(&results);
+    if !failures.is_empty() {
+        panic!(
+            "\n{report}\nconformance-cxx: {} of {total} programs FAILED: {}\n",
+            failures.len(),
+            failures.join(" ")
         );
     }
 }
