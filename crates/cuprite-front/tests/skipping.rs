@@ -15,6 +15,8 @@ fn kinds(r: &cuprite_front::ParseResult) -> Vec<String> {
             }
             ItemKind::Pragma(p) => format!("pragma {p}"),
             ItemKind::StaticAssert { .. } => "static_assert".to_string(),
+            ItemKind::Template { params, .. } => format!("template/{}", params.len()),
+            ItemKind::ExplicitInstantiation { is_extern, .. } => format!("instantiation extern={is_extern}"),
             other => format!("{other:?}"),
         })
         .map(|s| s.trim_end().to_string())
@@ -68,7 +70,7 @@ fn namespaces_and_extern_c_are_entered() {
 }
 
 #[test]
-fn host_templates_are_skipped_silently() {
+fn user_templates_are_parsed_host_function_templates_skipped() {
     let r = parse_ok(
         "template <typename T> struct Box { T v; };\n\
          template <class T, int N = (3 > 2)> T twice(T x) { return x + x; }\n\
@@ -78,13 +80,19 @@ fn host_templates_are_skipped_silently() {
     );
     assert_eq!(
         kinds(&r),
-        vec!["skip HostOnly Box", "skip HostOnly twice", "skip HostOnly Box", "skip HostOnly Box", "fn k"]
+        vec!["template/1", "skip HostOnly twice", "template/0", "instantiation extern=true", "fn k"]
     );
 }
 
 #[test]
-fn device_template_is_unsupported() {
-    let r = parse_cu("template <typename T> __device__ T sq(T x) { return x * x; }\n__global__ void k() { }\n");
+fn device_template_is_parsed() {
+    let r = parse_ok("template <typename T> __device__ T sq(T x) { return x * x; }\n__global__ void k() { }\n");
+    assert_eq!(kinds(&r), vec!["template/1", "fn k"]);
+}
+
+#[test]
+fn device_template_that_fails_to_parse_is_skipped_with_its_error() {
+    let r = parse_cu("template <typename T> __device__ T sq(T x) requires true { return x * x; }\n__global__ void k() { }\n");
     assert_eq!(kinds(&r), vec!["skip Unsupported sq err", "fn k"]);
     assert_eq!(r.diagnostics.len(), 1);
 }

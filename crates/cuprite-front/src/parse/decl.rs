@@ -209,7 +209,7 @@ impl<'a> Parser<'a> {
                 if s == "::" && !has_type && !b.any {
                     if let Some(len) = self.type_name_len() {
                         if !self.nth_is(len, "::") {
-                            spec.ty = TypeSpec::Named(self.take_path(len));
+                            spec.ty = TypeSpec::Named(self.take_qualified(len)?);
                             has_type = true;
                             continue;
                         }
@@ -312,15 +312,14 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 "typename" if !has_type => {
+                    // `typename T::value_type`, `typename Outer<T>::template Inner<U>`.
                     self.bump();
-                    match self.peek_path() {
-                        Some((_, _, len)) if !self.nth_is(len, "<") && !self.nth_is(len, "::") => {
-                            spec.ty = TypeSpec::Named(self.take_path(len));
-                            has_type = true;
-                            continue;
-                        }
-                        _ => return Err(self.err_here("dependent type names are not supported yet")),
-                    }
+                    let Some(pk) = self.peek_name_at(0) else {
+                        return Err(self.err_here(format!("expected a qualified name after 'typename' before {}", self.describe())));
+                    };
+                    spec.ty = TypeSpec::Named(self.take_qualified(pk.len)?);
+                    has_type = true;
+                    continue;
                 }
                 _ if b.add(s) => {
                     if has_type {
@@ -335,16 +334,14 @@ impl<'a> Parser<'a> {
                     if ctx == DeclCtx::Member && self.class_stack.last() == Some(&s) && self.nth_is(1, "(") {
                         break;
                     }
-                    let Some((_, segs, len)) = self.peek_path() else { break };
+                    let Some(pk) = self.peek_name_at(0) else { break };
+                    let (segs, len) = (pk.segs, pk.len);
                     if segs.len() >= 2 && segs[segs.len() - 1] == segs[segs.len() - 2] {
                         break;
                     }
                     if self.nth_is(len, "::") {
                         // `S::~S()`, `S::operator=`: a qualified declarator name.
                         break;
-                    }
-                    if self.template_name_len().is_some() && self.nth_is(len, "<") {
-                        return Err(self.err_here("templates in device code are not supported yet"));
                     }
                     // A parameter must start with a type: an unknown name followed by a
                     // declarator is taken as one (sema reports it if device code needs it).
@@ -362,7 +359,7 @@ impl<'a> Parser<'a> {
                         }
                         break;
                     }
-                    spec.ty = TypeSpec::Named(self.take_path(len));
+                    spec.ty = TypeSpec::Named(self.take_qualified(len)?);
                     has_type = true;
                     continue;
                 }
@@ -484,17 +481,19 @@ impl<'a> Parser<'a> {
         let mut attrs = Vec::new();
         self.parse_attributes(&mut attrs)?;
         let mut name = None;
-        let args = None;
+        let mut args = None;
         if let Some((_, _, len)) = self.peek_path() {
             let path = self.take_path(len);
             if self.is("<") {
-                return Err(self.err_here("class template specializations are not supported yet"));
+                // A specialization (`struct S<float>`, `struct S<T*>`) or an elaborated
+                // reference to one.
+                args = Some(self.parse_template_args()?);
             }
             name = Some(path.last().clone());
         }
-        if let Some(n) = &name {
+        if let (Some(n), None) = (&name, &args) {
             let n: &'a str = self.text_of(self.tok_at_span(n.span));
-            self.declare(n, NameKind::Type);
+            self.declare_entity(n, NameKind::Type);
         }
         if self.is("final") {
             self.bump();
@@ -506,12 +505,15 @@ impl<'a> Parser<'a> {
                 while matches!(self.text(), "public" | "private" | "protected" | "virtual") {
                     self.bump();
                 }
-                let Some((_, _, len)) = self.peek_path() else {
+                let Some(pk) = self.peek_name_at(0) else {
                     return Err(self.err_here(format!("expected a base class name before {}", self.describe())));
                 };
-                bases.push(self.take_path(len));
+                bases.push(self.take_qualified(pk.len)?);
                 if self.is("<") {
-                    return Err(self.err_here("template base classes are not supported yet"));
+                    return Err(self.err_here(format!("'{}' is not a template", pk.segs.join("::"))));
+                }
+                if self.is("...") {
+                    return Err(self.err_here("pack expansions in base class lists are not supported yet"));
                 }
                 if !self.eat(",") {
                     break;
@@ -636,7 +638,8 @@ impl<'a> Parser<'a> {
         }
 
         let mut name = None;
-        let pack = false;
+        // `Ts... args`, `const Ts&... xs`: a function (or template) parameter pack.
+        let pack = ctx == DeclCtx::Param && self.template_depth > 0 && self.eat("...");
         let mut inner = Vec::new();
         if self.is("(") && req != NameReq::Abstract && !self.is_param_list_start(1) {
             // `(*p)`, `(&r)`, `(name)`: a nested declarator.
@@ -719,8 +722,10 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let global = self.eat("::");
         let mut segments = Vec::new();
+        let mut args: Vec<Option<Vec<TemplateArg>>> = Vec::new();
         loop {
             let lo = self.span().lo;
+            args.resize(segments.len(), None);
             if self.is("~") {
                 self.bump();
                 let id = self.ident()?;
@@ -733,6 +738,14 @@ impl<'a> Parser<'a> {
                 break;
             }
             segments.push(self.ident()?);
+            if self.is("<") {
+                // `Vec<T>::dot`, `f<float>` (a specialization), `S<T>::count`.
+                let names: Vec<&str> = segments.iter().map(|s| s.name.as_str()).collect();
+                if matches!(self.lookup_path(global, &names), Some(NameKind::Template | NameKind::TypeTemplate)) {
+                    args.resize(segments.len() - 1, None);
+                    args.push(Some(self.parse_template_args()?));
+                }
+            }
             if self.is("::")
                 && (self.nth_kind(1) == TokKind::Ident || self.nth_is(1, "~"))
                 && !self.nth_is(1, "*")
@@ -742,7 +755,12 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        Ok(Path::new(global, segments, self.span_from(start)))
+        let mut path = Path::new(global, segments, self.span_from(start));
+        if args.iter().any(Option::is_some) {
+            args.resize(path.segments.len(), None);
+            path.args = args;
+        }
+        Ok(path)
     }
 
     /// After `operator`: the operator's spelling, giving names like `operator+`,
@@ -883,7 +901,7 @@ impl<'a> Parser<'a> {
     /// `{ a, .x = b, [2] = c, { nested }, }`.
     pub(super) fn parse_init_list(&mut self) -> PResult<(Vec<InitItem>, Span)> {
         self.enter_depth()?;
-        let r = self.parse_init_list_inner();
+        let r = self.with_gt(|p| p.parse_init_list_inner());
         self.depth -= 1;
         r
     }
@@ -913,7 +931,7 @@ impl<'a> Parser<'a> {
                 let (list, span) = self.parse_init_list()?;
                 Initializer::List(list, span)
             } else {
-                Initializer::Expr(self.parse_assign()?)
+                Initializer::Expr(self.parse_assign_or_pack()?)
             };
             items.push(InitItem { designators, init });
             if !self.eat(",") {
@@ -972,7 +990,12 @@ impl<'a> Parser<'a> {
 
     /// Records a declared name: typedefs as types, anything else hides a type.
     pub(super) fn declare_declarator(&mut self, spec: &DeclSpec, d: &Declarator) {
+        // The first declarator of a templated declaration declares the template.
+        let entity = self.template_entity.take();
         let Some(path) = &d.name else { return };
+        if path.has_template_args() {
+            return; // `f<float>`: a specialization of a known template.
+        }
         if matches!(spec.ty, TypeSpec::None) {
             return; // Constructors are named after their class and must not hide it.
         }
@@ -985,7 +1008,8 @@ impl<'a> Parser<'a> {
             return; // `~S` or `operator+`: not a plain identifier.
         }
         let kind = if spec.storage == Some(Storage::Typedef) { NameKind::Type } else { NameKind::Value };
-        self.declare(name, kind);
+        self.template_entity = entity;
+        self.declare_entity(name, kind);
     }
 
     /// Declares function parameters in the current (body) scope.

@@ -75,7 +75,7 @@ impl<'a> Parser<'a> {
     /// A full expression, including the comma operator.
     pub(super) fn parse_expr(&mut self) -> PResult<Expr> {
         let mut lhs = self.parse_assign()?;
-        while self.is(",") {
+        while self.is(",") && !self.nth_is(1, "...") {
             self.bump();
             let rhs = self.parse_assign()?;
             let span = lhs.span.to(rhs.span);
@@ -91,6 +91,28 @@ impl<'a> Parser<'a> {
             return Ok(mk(ExprKind::InitList(items), span));
         }
         self.parse_assign()
+    }
+
+    /// A call argument (or constructor initializer argument): `parse_assign_or_list`,
+    /// with a pack expansion `e...` in templates.
+    pub(super) fn parse_arg_or_pack(&mut self) -> PResult<Expr> {
+        let e = self.parse_assign_or_list()?;
+        Ok(self.maybe_pack(e))
+    }
+
+    /// An element of a braced list: an assignment expression or a pack expansion.
+    pub(super) fn parse_assign_or_pack(&mut self) -> PResult<Expr> {
+        let e = self.parse_assign()?;
+        Ok(self.maybe_pack(e))
+    }
+
+    fn maybe_pack(&mut self, e: Expr) -> Expr {
+        if self.is("...") {
+            self.bump();
+            let span = e.span.to(self.prev_span());
+            return mk(ExprKind::PackExpansion(Box::new(e)), span);
+        }
+        e
     }
 
     pub(super) fn parse_assign(&mut self) -> PResult<Expr> {
@@ -136,9 +158,15 @@ impl<'a> Parser<'a> {
             if matches!(s, ".*" | "->*" | "<=>") {
                 return Err(self.err_here(format!("the '{s}' operator is not supported yet")));
             }
+            if self.no_gt && matches!(s, ">" | ">>") {
+                break; // The end of a template argument list.
+            }
             let Some((prec, op)) = binop(s) else { break };
             if prec < min_prec {
                 break;
+            }
+            if self.nth_is(1, "...") {
+                break; // `(e op ...)`: a fold expression, parsed by `parse_primary`.
             }
             if op == BinOp::Shl && self.nth_is(1, "<") {
                 // `k<<<grid, block>>>(...)` inside device code.
@@ -236,7 +264,12 @@ impl<'a> Parser<'a> {
                 "sizeof" => {
                     self.bump();
                     if self.is("...") {
-                        return Err(self.err_here("'sizeof...' is not supported yet"));
+                        // `sizeof...(Ts)`.
+                        self.bump();
+                        self.expect("(")?;
+                        let id = self.ident()?;
+                        self.expect(")")?;
+                        return Ok(mk(ExprKind::SizeofPack(id), self.span_from(start)));
                     }
                     if let Some(ty) = self.try_paren_type() {
                         if self.is("{") {
@@ -283,7 +316,7 @@ impl<'a> Parser<'a> {
             match self.text() {
                 "[" => {
                     self.bump();
-                    let index = self.parse_expr()?;
+                    let index = self.with_gt(|p| p.parse_expr())?;
                     self.expect("]")?;
                     let span = e.span.to(self.prev_span());
                     e = mk(ExprKind::Index { base: Box::new(e), index: Box::new(index) }, span);
@@ -296,12 +329,20 @@ impl<'a> Parser<'a> {
                 "." | "->" => {
                     let arrow = self.text() == "->";
                     self.bump();
-                    if matches!(self.text(), "template" | "~" | "operator") {
+                    // `obj.template get<2>()`; `obj.f<int>()` for a known member template.
+                    let kw = self.eat("template");
+                    if matches!(self.text(), "~" | "operator") {
                         return Err(self.err_here(format!("'{}' after a member access is not supported yet", self.text())));
                     }
                     let member = self.ident()?;
-                    if self.is("<") && self.template_name_len().is_some() {
-                        return Err(self.err_here("template-ids in device code are not supported yet"));
+                    if self.is("<") && (kw || self.member_templates.contains(member.name.as_str())) {
+                        let args = self.parse_template_args()?;
+                        let span = e.span.to(self.prev_span());
+                        e = mk(ExprKind::MemberTemplateId { base: Box::new(e), member, args, arrow }, span);
+                        continue;
+                    }
+                    if kw {
+                        return Err(self.err_here(format!("expected '<' after 'template {}' before {}", member.name, self.describe())));
                     }
                     let span = e.span.to(member.span);
                     e = mk(ExprKind::Member { base: Box::new(e), member, arrow }, span);
@@ -319,10 +360,14 @@ impl<'a> Parser<'a> {
 
     /// `( a, b, {c} )`.
     fn parse_call_args(&mut self) -> PResult<Vec<Expr>> {
+        self.with_gt(|p| p.parse_call_args_inner())
+    }
+
+    fn parse_call_args_inner(&mut self) -> PResult<Vec<Expr>> {
         self.expect("(")?;
         let mut args = Vec::new();
         while !self.is(")") {
-            args.push(self.parse_assign_or_list()?);
+            args.push(self.parse_arg_or_pack()?);
             if !self.eat(",") {
                 if !self.is(")") {
                     return Err(self.err_here(format!("expected ')' or ',' in argument list before {}", self.describe())));
@@ -369,10 +414,7 @@ impl<'a> Parser<'a> {
                     if self.nth_is(1, "{") {
                         return Err(self.err_here("statement expressions ('({ ... })') are not supported"));
                     }
-                    self.bump();
-                    let inner = self.parse_expr()?;
-                    self.expect(")")?;
-                    Ok(mk(inner.kind, self.span_from(start)))
+                    self.with_gt(|p| p.parse_paren_or_fold(start))
                 }
                 "{" => {
                     let (items, span) = self.parse_init_list()?;
@@ -386,6 +428,49 @@ impl<'a> Parser<'a> {
             TokKind::Pragma => Err(self.err_here("expected an expression before '#pragma'")),
             TokKind::Unknown => Err(self.err_here(format!("stray {} in program", self.describe()))),
             TokKind::Eof => Err(self.err_here("expected an expression before end of file")),
+        }
+    }
+
+    /// `( expr )` or a fold expression: `(... op e)`, `(e op ...)`, `(a op ... op b)`.
+    fn parse_paren_or_fold(&mut self, start: usize) -> PResult<Expr> {
+        self.bump(); // `(`
+        if self.is("...") {
+            self.bump();
+            let op = self.fold_op()?;
+            let rhs = self.parse_cast()?;
+            self.expect(")")?;
+            return Ok(mk(ExprKind::Fold { op, lhs: None, rhs: Some(Box::new(rhs)) }, self.span_from(start)));
+        }
+        let inner = self.parse_expr()?;
+        if self.kind() == TokKind::Punct && self.nth_is(1, "...") && !self.is(")") {
+            let op = self.fold_op()?;
+            self.expect("...")?;
+            let rhs = if self.is(")") {
+                None
+            } else {
+                let op2 = self.fold_op()?;
+                if op2 != op {
+                    return Err(Diagnostic::error(self.prev_span(), "the operators of a binary fold expression must be the same"));
+                }
+                Some(Box::new(self.parse_cast()?))
+            };
+            self.expect(")")?;
+            return Ok(mk(ExprKind::Fold { op, lhs: Some(Box::new(inner)), rhs }, self.span_from(start)));
+        }
+        self.expect(")")?;
+        Ok(mk(inner.kind, self.span_from(start)))
+    }
+
+    /// The operator of a fold expression (consumed).
+    fn fold_op(&mut self) -> PResult<BinOp> {
+        let s = self.text();
+        let op = if s == "," { Some(BinOp::Comma) } else { binop(s).map(|(_, op)| op) };
+        match op {
+            Some(op) if self.kind() == TokKind::Punct => {
+                self.bump();
+                Ok(op)
+            }
+            _ => Err(self.err_here(format!("expected a fold operator before {}", self.describe()))),
         }
     }
 
@@ -420,11 +505,8 @@ impl<'a> Parser<'a> {
                 };
                 self.bump();
                 self.expect("<")?;
-                let ty = self.parse_type_name()?;
-                if self.is(">>") {
-                    return Err(self.err_here("template arguments in cast types are not supported yet"));
-                }
-                self.expect(">")?;
+                let ty = self.with_no_gt(|p| p.parse_type_name())?;
+                self.expect_close_angle()?;
                 self.expect("(")?;
                 let expr = self.parse_expr()?;
                 self.expect(")")?;
@@ -455,7 +537,12 @@ impl<'a> Parser<'a> {
             | "__builtin_convertvector" | "__builtin_shufflevector" | "__builtin_bit_cast" => {
                 return Err(self.err_here(format!("'{s}' is not supported in device code yet")));
             }
-            "operator" | "typename" | "template" => {
+            "typename" => {
+                // `typename T::type(x)`, `typename T::type{}`: like a type name.
+                self.bump();
+                return self.parse_name_expr_as(start, true);
+            }
+            "operator" | "template" => {
                 return Err(self.err_here(format!("'{s}' in an expression is not supported yet")));
             }
             _ => {}
@@ -508,18 +595,23 @@ impl<'a> Parser<'a> {
     /// A (possibly qualified) name; a type name here must be followed by `(` or `{`.
     fn parse_name_expr(&mut self) -> PResult<Expr> {
         let start = self.pos;
-        let Some((global, segs, len)) = self.peek_path() else {
+        self.parse_name_expr_as(start, false)
+    }
+
+    /// A name in an expression, with template arguments (`f<int>`, `S<T>::value`);
+    /// `is_type`: it follows `typename`.
+    fn parse_name_expr_as(&mut self, start: usize, is_type: bool) -> PResult<Expr> {
+        let Some(pk) = self.peek_name_at(0) else {
             return Err(self.err_here(format!("expected an expression before {}", self.describe())));
         };
+        let len = pk.len;
         if self.nth_is(len, "::") && matches!(self.nth_text(len + 1), "~" | "operator" | "template") {
             return Err(self.err_here("this kind of qualified name is not supported in expressions yet"));
         }
-        let kind = self.lookup_path(global, &segs);
-        if kind == Some(super::NameKind::Template) && self.nth_is(len, "<") {
-            return Err(self.err_here("template-ids in device code are not supported yet"));
-        }
-        let path = self.take_path(len);
-        if kind == Some(super::NameKind::Type) && self.is("{") {
+        let kind = pk.kind;
+        let path = self.take_qualified(len)?;
+        let is_type = is_type || matches!(kind, Some(super::NameKind::Type | super::NameKind::TypeTemplate));
+        if is_type && self.is("{") {
             let span = path.span;
             let ty = TypeName {
                 spec: DeclSpec { ty: TypeSpec::Named(path), span, ..Default::default() },

@@ -48,7 +48,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn item(&self, kind: ItemKind, start: usize) -> Item {
+    pub(super) fn item(&self, kind: ItemKind, start: usize) -> Item {
         let span = self.span_from(start);
         Item { kind, span, in_system_header: self.sm.is_system_header(span.lo) }
     }
@@ -78,9 +78,9 @@ impl<'a> Parser<'a> {
             // `extern template class X<int>;`: an explicit instantiation declaration.
             "extern" if self.nth_is(1, "template") => {
                 self.bump();
-                Some(self.skip_template(start))
+                Some(self.template_item(start, true))
             }
-            "template" => Some(self.skip_template(start)),
+            "template" => Some(self.template_item(start, false)),
             "static_assert" | "_Static_assert" => Some(self.parse_or_skip(start, |p| {
                 let (cond, message) = p.parse_static_assert()?;
                 Ok(ItemKind::StaticAssert { cond, message })
@@ -159,7 +159,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A declaration or function definition at file/namespace scope or in a class.
-    fn parse_external_decl(&mut self, ctx: DeclCtx) -> PResult<ItemKind> {
+    pub(super) fn parse_external_decl(&mut self, ctx: DeclCtx) -> PResult<ItemKind> {
         let start = self.pos;
         let spec = self.parse_decl_spec(ctx)?;
         if self.is(";") {
@@ -188,10 +188,10 @@ impl<'a> Parser<'a> {
         let mut ctor_inits = Vec::new();
         if self.eat(":") {
             loop {
-                let Some((_, _, len)) = self.peek_path() else {
+                let Some(pk) = self.peek_name_at(0) else {
                     return Err(self.err_here(format!("expected a member name before {}", self.describe())));
                 };
-                let path = self.take_path(len);
+                let path = self.take_qualified(pk.len)?;
                 let args = if self.is("{") {
                     let (items, span) = self.parse_init_list()?;
                     vec![Expr { kind: ExprKind::InitList(items), span }]
@@ -199,7 +199,7 @@ impl<'a> Parser<'a> {
                     self.expect("(")?;
                     let mut args = Vec::new();
                     while !self.is(")") {
-                        args.push(self.parse_assign_or_list()?);
+                        args.push(self.parse_arg_or_pack()?);
                         if !self.eat(",") {
                             break;
                         }
@@ -283,7 +283,7 @@ impl<'a> Parser<'a> {
         self.item(kind, start)
     }
 
-    fn tok_for(&self, span: Span) -> crate::lex::Token {
+    pub(super) fn tok_for(&self, span: Span) -> crate::lex::Token {
         crate::lex::Token { kind: TokKind::Ident, lo: span.lo, hi: span.hi, line_start: false }
     }
 
@@ -318,9 +318,10 @@ impl<'a> Parser<'a> {
         self.item(ItemKind::LinkageSpec { lang, items }, start)
     }
 
-    /// Skips `template<...> item` by balanced scanning; its names become known as
-    /// templates (so that `name<` is recognised later).
-    fn skip_template(&mut self, start: usize) -> Item {
+    /// Skips `template<...> item` by balanced scanning (templates in system headers, host
+    /// function templates, friend templates); its names become known as templates (so
+    /// that `name<` is recognised later).
+    pub(super) fn skip_template(&mut self, start: usize) -> Item {
         let kw_span = self.span();
         while self.is("template") {
             self.bump();
@@ -332,23 +333,14 @@ impl<'a> Parser<'a> {
         let scan = self.scan_item(body_start);
         self.pos = scan.end.max(start + 1);
         let names = self.item_names(body_start, self.pos);
-        for n in &names {
-            if let Some(name) = self.source_name(body_start, self.pos, n) {
-                self.declare(name, NameKind::Template);
-            }
-        }
-        let in_system = self.sm.is_system_header(kw_span.lo);
-        if scan.device && !in_system {
-            let d = Diagnostic::error(kw_span, "templates in device code are not supported yet");
-            self.diags.push(d.clone());
-            return self.item(ItemKind::Skipped { names, reason: SkipReason::Unsupported, error: Some(d) }, start);
-        }
+        self.declare_skipped_template_names(body_start, &names);
+        let _ = kw_span;
         self.item(ItemKind::Skipped { names, reason: SkipReason::HostOnly, error: None }, start)
     }
 
     /// The source text of identifier `name` within tokens `[from, to)` (to declare it
     /// with the source's lifetime).
-    fn source_name(&self, from: usize, to: usize, name: &str) -> Option<&'a str> {
+    pub(super) fn source_name(&self, from: usize, to: usize, name: &str) -> Option<&'a str> {
         (from..to).map(|i| self.text_of(self.tok(i))).find(|s| *s == name)
     }
 
@@ -374,7 +366,7 @@ impl<'a> Parser<'a> {
             let ty = self.parse_type_name()?;
             self.expect_after(";", "alias declaration")?;
             let src_name: &'a str = self.text_of(self.tok_for(name.span));
-            self.declare(src_name, NameKind::Type);
+            self.declare_entity(src_name, NameKind::Type);
             let mut spec = ty.spec;
             spec.storage = Some(Storage::Typedef);
             let declarator = Declarator {
@@ -463,10 +455,12 @@ impl<'a> Parser<'a> {
                     members.push(Member::StaticAssert { cond, message });
                 }
                 "template" => {
-                    // Member templates: skipped like file-scope ones.
-                    // Member templates: skipped like file-scope ones (which reports them
-                    // if they are device code); the rest of the class is still usable.
-                    self.skip_template(start);
+                    // Member templates (a member template that fails to parse is dropped,
+                    // its error reported if it is device code; the rest of the class is
+                    // still usable).
+                    if let Some(m) = self.parse_member_template() {
+                        members.push(m);
+                    }
                 }
                 "friend" => {
                     let scan = self.scan_item(start);
@@ -482,7 +476,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_member(&mut self) -> PResult<Member> {
+    pub(super) fn parse_member(&mut self) -> PResult<Member> {
         let start = self.pos;
         let spec = self.parse_decl_spec(DeclCtx::Member)?;
         if self.is(";") {

@@ -13,6 +13,7 @@ mod expr;
 mod items;
 mod skip;
 mod stmt;
+mod templates;
 
 use std::collections::{HashMap, HashSet};
 
@@ -29,8 +30,12 @@ enum NameKind {
     Type,
     /// A variable, function or enumerator: hides an outer type of the same name.
     Value,
-    /// A class or function template (declared by a skipped template item).
+    /// A function or variable template (`f<int>(x)`, `pi<float>`), or a template of
+    /// unknown kind declared by a skipped template item.
     Template,
+    /// A class or alias template (`Vec<float, 3>`); also a type by itself (the
+    /// injected-class-name inside the template, template template arguments).
+    TypeTemplate,
 }
 
 pub(crate) struct Parser<'a> {
@@ -55,6 +60,20 @@ pub(crate) struct Parser<'a> {
     /// Nesting depth of expression parsing, so deeply nested garbage cannot overflow the
     /// stack.
     depth: u32,
+    /// Token indices where a `>>`-like token was split to close a template argument list
+    /// (undone by `restore`).
+    splits: Vec<usize>,
+    /// In a template argument or parameter list, outside brackets: `>` and `>>` end the
+    /// list instead of being operators.
+    no_gt: bool,
+    /// The scope where the entity declared by the template being parsed is declared (the
+    /// scope around its parameters); taken by the first declaration of the item.
+    template_entity: Option<usize>,
+    /// Number of template parameter lists around the current position (packs are
+    /// allowed inside).
+    template_depth: u32,
+    /// Names declared as member function templates (`obj.f<int>()` is a template-id).
+    member_templates: HashSet<&'a str>,
 }
 
 const MAX_DEPTH: u32 = 256;
@@ -87,6 +106,11 @@ impl<'a> Parser<'a> {
             class_stack: Vec::new(),
             quiet: 0,
             depth: 0,
+            splits: Vec::new(),
+            no_gt: false,
+            template_entity: None,
+            template_depth: 0,
+            member_templates: HashSet::new(),
         }
     }
 
@@ -340,18 +364,12 @@ impl<'a> Parser<'a> {
         self.type_name_len_at(0)
     }
 
+    /// Template arguments included (`Vec<float>`, `S<T>::type` where the class template's
+    /// body declared `type` as a type); a class template's name alone is a type too.
     fn type_name_len_at(&self, at: usize) -> Option<usize> {
-        let (global, segs, len) = self.peek_path_at(at)?;
-        match self.lookup_path(global, &segs) {
-            Some(NameKind::Type) => Some(len),
-            _ => None,
-        }
-    }
-
-    fn template_name_len(&self) -> Option<usize> {
-        let (global, segs, len) = self.peek_path()?;
-        match self.lookup_path(global, &segs) {
-            Some(NameKind::Template) => Some(len),
+        let pk = self.peek_name_at(at)?;
+        match pk.kind {
+            Some(NameKind::Type | NameKind::TypeTemplate) => Some(pk.len),
             _ => None,
         }
     }
