@@ -117,6 +117,9 @@ pub enum ExprKind {
     Temp(Box<Expr>),
     /// A temporary of type `ty` initialised from a list (compound literal): an lvalue.
     InitTemp(Box<Init>),
+    /// Initialize local `0` (a temporary sema made, destroyed by explicit destructor
+    /// calls it emits later) with the initializer; the result is that local, an lvalue.
+    LocalInit(LocalId, Box<Init>),
 }
 
 impl Expr {
@@ -145,7 +148,7 @@ impl Expr {
                 a.has_control_flow() || b.has_control_flow()
             }
             CompoundAssign { lhs, rhs, .. } => lhs.has_control_flow() || rhs.has_control_flow(),
-            InitTemp(i) => i.has_control_flow(),
+            InitTemp(i) | LocalInit(_, i) => i.has_control_flow(),
             _ => false,
         }
     }
@@ -160,6 +163,9 @@ pub enum Init {
     Expr(Expr),
     /// Elements of an array or fields of a struct (for a union: one member `idx`).
     List { ty: QTy, items: Vec<Init>, union_member: Option<u32> },
+    /// Run constructor `ctor` on the object: the call passes the object's address and
+    /// `args` (already converted to the parameter types).
+    Construct { ty: QTy, ctor: FnId, args: Vec<Expr> },
 }
 
 impl Init {
@@ -168,13 +174,14 @@ impl Init {
             Init::Zero(_) => false,
             Init::Expr(e) => e.has_control_flow(),
             Init::List { items, .. } => items.iter().any(|i| i.has_control_flow()),
+            Init::Construct { args, .. } => args.iter().any(|a| a.has_control_flow()),
         }
     }
     pub fn ty(&self) -> &QTy {
         match self {
             Init::Zero(t) => t,
             Init::Expr(e) => &e.ty,
-            Init::List { ty, .. } => ty,
+            Init::List { ty, .. } | Init::Construct { ty, .. } => ty,
         }
     }
 }
@@ -189,6 +196,8 @@ pub struct Stmt {
 pub enum StmtKind {
     Expr(Expr),
     Decl(LocalId, Option<Init>),
+    /// Initialize the object an lvalue designates (members in a constructor).
+    InitAt(Expr, Init),
     Block(Vec<Stmt>),
     If(Expr, Box<Stmt>, Option<Box<Stmt>>),
     While(Expr, Box<Stmt>),
@@ -239,6 +248,92 @@ pub struct Function {
     pub def: Option<cuprite_front::ast::FunctionDef>,
     /// A builtin (math, atomic …) this declaration stands for when it has no body.
     pub builtin_name: Option<String>,
+    /// C++ facts about the function (member-ness, default arguments, `constexpr`).
+    pub cxx: FnCxx,
+}
+
+/// Member access of a class member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Access {
+    #[default]
+    Public,
+    Protected,
+    Private,
+}
+
+impl Access {
+    pub fn name(self) -> &'static str {
+        match self {
+            Access::Public => "public",
+            Access::Protected => "protected",
+            Access::Private => "private",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodKind {
+    Normal,
+    Ctor,
+    Dtor,
+    /// `operator T()`.
+    Conversion,
+}
+
+/// A member function. Non-static members (constructors and destructors too) take the
+/// object's address as an implicit first parameter: local 0 of the body is `this`, and a
+/// `Call` passes the object's address as `args[0]`; `sig.params` lists only the declared
+/// parameters.
+#[derive(Clone, Debug)]
+pub struct MethodInfo {
+    pub class: RecId,
+    pub kind: MethodKind,
+    pub is_static: bool,
+    /// `const` after the parameter list (`this` is a pointer to const).
+    pub is_const: bool,
+    pub access: Access,
+    pub explicit: bool,
+    /// Implicitly declared (default/copy constructor, destructor) by the compiler.
+    pub implicit: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct FnCxx {
+    pub method: Option<MethodInfo>,
+    /// Default arguments (by parameter), checked at each call in the callee's scope.
+    pub defaults: Vec<Option<cuprite_front::ast::Expr>>,
+    pub is_constexpr: bool,
+}
+
+impl Function {
+    /// Whether calls pass an object address as `args[0]`.
+    pub fn has_this(&self) -> bool {
+        self.cxx.method.as_ref().is_some_and(|m| !m.is_static)
+    }
+}
+
+/// What sema knows about a class beyond its layout (`TypeTable`). Every record that is
+/// defined gets one.
+#[derive(Clone, Debug, Default)]
+pub struct ClassInfo {
+    /// The base class (single, non-virtual inheritance): its subobject is field 0.
+    pub base: Option<RecId>,
+    /// Member functions by name (`len`, `operator+`, `operator float`), own only.
+    pub methods: std::collections::HashMap<String, Vec<FnId>>,
+    pub ctors: Vec<FnId>,
+    pub dtor: Option<FnId>,
+    /// Default member initializers (`int n = 4;` in the class), by field index.
+    pub member_inits: Vec<(u32, cuprite_front::ast::Initializer)>,
+    /// Access of each named data member.
+    pub field_access: std::collections::HashMap<String, Access>,
+    /// A user-declared constructor exists (the class is not an aggregate).
+    pub user_ctor: bool,
+    /// Some user-declared member is private or protected (not an aggregate).
+    pub non_public: bool,
+    /// Size of the class without its tail padding (Itanium ABI "dsize").
+    pub dsize: u64,
+    /// Not POD for the purpose of layout (its tail padding may be reused).
+    pub non_pod: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -286,6 +381,7 @@ pub struct GlobalVar {
 #[derive(Debug, Default)]
 pub struct Program {
     pub types: TypeTable,
+    pub classes: std::collections::HashMap<RecId, ClassInfo>,
     pub functions: Vec<Function>,
     pub globals: Vec<GlobalVar>,
 }

@@ -335,12 +335,13 @@ impl TypeTable {
         };
         match &t.ty {
             Ty::Ptr(p) | Ty::Ref(p) => {
-                let sym = if matches!(t.ty, Ty::Ptr(_)) { "*" } else { "&" };
+                let is_ref = matches!(t.ty, Ty::Ref(_));
+                let sym = if !is_ref { "*" } else if t.v { "&&" } else { "&" };
                 let mut quals = String::new();
-                if t.c {
+                if t.c && !is_ref {
                     quals.push_str(" const");
                 }
-                if t.v {
+                if t.v && !is_ref {
                     quals.push_str(" volatile");
                 }
                 let mut inn = format!("{sym}{quals}{}{inner}", if inner.is_empty() || quals.is_empty() { "" } else { " " });

@@ -118,6 +118,23 @@ impl<'o> Checker<'o> {
     }
 
     pub(crate) fn to_bool(&mut self, e: Expr) -> Expr {
+        let e = if matches!(e.ty.ty, Ty::Record(_)) {
+            // Contextual conversion: explicit conversion functions count too.
+            match e.ty.ty {
+                Ty::Record(r) => {
+                    let c = self.lookup_methods(r, "operator bool");
+                    if c.is_empty() {
+                        self.class_to_scalar(e)
+                    } else {
+                        let sp = e.span;
+                        self.method_call(e, c, "operator bool", vec![], sp, sp)
+                    }
+                }
+                _ => unreachable!(),
+            }
+        } else {
+            e
+        };
         let e = self.rvalue(e);
         if e.is_error() {
             return e;
@@ -153,6 +170,11 @@ impl<'o> Checker<'o> {
         if let Ty::Ref(_) = to.ty {
             return self.bind_ref(e, to, what);
         }
+        if matches!(e.ty.ty, Ty::Record(_)) || matches!(to.ty, Ty::Record(_)) {
+            if let Some(v) = self.convert_class(e.clone(), to, what) {
+                return v;
+            }
+        }
         let e = self.rvalue(e);
         let from = e.ty.ty.clone();
         let ok = match (&from, &to.ty) {
@@ -163,7 +185,8 @@ impl<'o> Checker<'o> {
             (_, Ty::Ptr(_)) if self.is_null_const(&e) => true,
             (Ty::Ptr(a), Ty::Ptr(b)) => {
                 let quals_ok = (!a.c || b.c) && (!a.v || b.v);
-                let same = a.ty == b.ty || b.ty == Ty::Void;
+                let derived = matches!((&a.ty, &b.ty), (Ty::Record(d), Ty::Record(bb)) if self.is_base_of(*bb, *d));
+                let same = a.ty == b.ty || b.ty == Ty::Void || derived;
                 if same && !quals_ok {
                     self.err(
                         e.span,
@@ -193,6 +216,32 @@ impl<'o> Checker<'o> {
         let Ty::Ref(target) = &to.ty else { unreachable!() };
         let sp = e.span;
         let ptr_ty = QTy::new(Ty::ptr((**target).clone()));
+        let rref = super::overload::is_rvalue_ref(to);
+        // A derived object bound to a reference to its base: the base subobject.
+        if let (Ty::Record(d), Ty::Record(b)) = (&e.ty.ty, &target.ty) {
+            if d != b && self.is_base_of(*b, *d) && (e.lvalue || target.c || rref) {
+                let b = *b;
+                let e = self.materialize(e);
+                let e = self.to_base(e, b);
+                return self.bind_ref(e, to, what);
+            }
+        }
+        if rref && e.lvalue && !matches!(e.kind, ExprKind::LocalInit(..)) {
+            self.err(sp, format!("rvalue reference to type '{}' cannot bind to lvalue of type '{}'", self.show(&target.unqual()), self.show(&e.ty)));
+            return Expr::error(sp);
+        }
+        if (rref || (target.c && !target.v)) && !e.lvalue && e.ty.ty == target.ty && matches!(e.ty.ty, Ty::Record(_)) {
+            let m = self.materialize(e);
+            return Expr::new(ExprKind::AddrOf(bx(m)), ptr_ty, false, sp);
+        }
+        if rref && !e.lvalue {
+            let v = self.convert(e, &target.unqual(), what);
+            if v.is_error() {
+                return v;
+            }
+            let m = self.materialize(v);
+            return Expr::new(ExprKind::AddrOf(bx(m)), ptr_ty, false, sp);
+        }
         if e.lvalue && e.ty.ty == target.ty && bitfield_of(&self.prog.types, &e).is_some() && !(target.c && !target.v) {
             self.err(sp, format!("non-const reference cannot bind to bit-field of type '{}'", self.show(&e.ty)));
             return Expr::error(sp);
@@ -212,7 +261,7 @@ impl<'o> Checker<'o> {
             if v.is_error() {
                 return v;
             }
-            let t = Expr::new(ExprKind::Temp(bx(v)), target.unqual(), true, sp);
+            let t = self.materialize(v);
             return Expr::new(ExprKind::AddrOf(bx(t)), ptr_ty, false, sp);
         }
         self.err(
@@ -247,7 +296,7 @@ impl<'o> Checker<'o> {
     }
 
     fn special_rec(&mut self, name: &str) -> RecId {
-        let p = ast::Path { global: false, segments: vec![ast::Ident { name: name.into(), span: Span::default() }], span: Span::default() };
+        let p = ast::Path::new(false, vec![ast::Ident { name: name.into(), span: Span::default() }], Span::default());
         if let Some(Tag::Record(r)) = self.lookup_tag(&p) {
             return r;
         }
@@ -344,6 +393,12 @@ impl<'o> Checker<'o> {
             ast::ExprKind::Index { base, index } => {
                 let b = self.expr(base);
                 let i = self.expr(index);
+                if let Ty::Record(rr) = b.ty.ty {
+                    let cands = self.lookup_methods(rr, "operator[]");
+                    if !cands.is_empty() {
+                        return self.method_call(b, cands, "operator[]", vec![i], sp, sp);
+                    }
+                }
                 let b = self.rvalue(b);
                 let i = self.rvalue(i);
                 if b.is_error() || i.is_error() {
@@ -405,8 +460,13 @@ impl<'o> Checker<'o> {
                 self.err(sp, "an initializer list cannot be used here");
                 Expr::error(sp)
             }
-            ast::ExprKind::This => {
-                self.err(sp, "'this' is not supported in device code yet");
+            ast::ExprKind::This => self.this_expr(sp),
+            // Only templates have packs; member template-ids name templates.
+            ast::ExprKind::PackExpansion(_)
+            | ast::ExprKind::Fold { .. }
+            | ast::ExprKind::SizeofPack(_)
+            | ast::ExprKind::MemberTemplateId { .. } => {
+                self.err(sp, "templates in device code are not supported yet");
                 Expr::error(sp)
             }
         }
@@ -525,6 +585,11 @@ impl<'o> Checker<'o> {
                 return Expr::new(ExprKind::SpecialVec(v), QTy::new(Ty::Record(r)), false, sp);
             }
         }
+        if p.segments.len() == 1 && !p.global && !self.shadowed_locally(&n) {
+            if let Some(e) = self.implicit_member(&n, sp) {
+                return e;
+            }
+        }
         match self.lookup(p) {
             Some(Sym::Local(l)) => {
                 let fcx = self.fcx.as_ref().unwrap();
@@ -593,6 +658,10 @@ impl<'o> Checker<'o> {
                 Expr::error(sp)
             }
         }
+    }
+
+    pub(crate) fn deref_reference_pub(&mut self, e: Expr) -> Expr {
+        self.deref_reference(e)
     }
 
     fn deref_reference(&mut self, e: Expr) -> Expr {
@@ -689,17 +758,19 @@ impl<'o> Checker<'o> {
             self.err(sp, format!("member access into incomplete type '{}'", self.show(&b.ty)));
             return Expr::error(sp);
         }
-        let Some((path, fty)) = find_field(&self.prog.types, r, &member.name) else {
+        let Some((path, fty, owner, acc)) = self.lookup_field(r, &member.name) else {
+            if !self.lookup_methods(r, &member.name).is_empty() {
+                self.err(member.span, format!("reference to non-static member function '{}' must be called", member.name));
+                return Expr::error(sp);
+            }
             self.err(member.span, format!("no member named '{}' in '{}'", member.name, self.show(&b.ty.unqual())));
             return Expr::error(sp);
         };
-        let b = if b.lvalue {
-            b
-        } else {
-            let t = b.ty.clone();
-            let s = b.span;
-            Expr::new(ExprKind::Temp(bx(b)), t, true, s)
-        };
+        let decl_span = self.field_span(owner, &member.name);
+        if !self.check_access(owner, acc, &member.name, decl_span, member.span) {
+            return Expr::error(sp);
+        }
+        let b = self.materialize(b);
         let t = QTy { ty: fty.ty.clone(), c: fty.c || b.ty.c, v: fty.v || b.ty.v };
         let e = Expr::new(ExprKind::Member(bx(b), r, path), t, true, sp);
         self.deref_reference(e)
@@ -724,6 +795,39 @@ impl<'o> Checker<'o> {
         if v.is_error() {
             return Expr::error(sp);
         }
+        if self.is_class_or_enum(&v) && !matches!(op, UnOp::AddrOf) {
+            let (name, post) = match op {
+                UnOp::Neg => ("operator-", false),
+                UnOp::Plus => ("operator+", false),
+                UnOp::Not => ("operator!", false),
+                UnOp::BitNot => ("operator~", false),
+                UnOp::Deref => ("operator*", false),
+                UnOp::PreInc => ("operator++", false),
+                UnOp::PreDec => ("operator--", false),
+                UnOp::PostInc => ("operator++", true),
+                UnOp::PostDec => ("operator--", true),
+                UnOp::AddrOf => unreachable!(),
+            };
+            let mut operands = vec![v.clone()];
+            if post {
+                operands.push(mk_int(0, int_ty(IntKind::Int), sp));
+            }
+            if let Some(r) = self.overloaded_operator(name, operands, sp) {
+                return r;
+            }
+            if matches!(v.ty.ty, Ty::Record(_)) {
+                let c = self.class_to_scalar(v.clone());
+                if !matches!(c.ty.ty, Ty::Record(_)) && !matches!(op, UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec) {
+                    return self.unary_builtin(op, c, sp);
+                }
+                self.err(sp, format!("invalid argument type '{}' to unary expression", self.show(&v.ty)));
+                return Expr::error(sp);
+            }
+        }
+        self.unary_builtin(op, v, sp)
+    }
+
+    fn unary_builtin(&mut self, op: UnOp, v: Expr, sp: Span) -> Expr {
         match op {
             UnOp::Neg | UnOp::Plus => {
                 let v = self.rvalue(v);
@@ -816,6 +920,16 @@ impl<'o> Checker<'o> {
         if a.is_error() || b.is_error() {
             return Expr::error(sp);
         }
+        if self.is_class_or_enum(&a) || self.is_class_or_enum(&b) {
+            if let Some(e) = self.overloaded_operator(super::cxxexpr::binop_name(op), vec![a.clone(), b.clone()], sp) {
+                return e;
+            }
+        }
+        let (a, b) = if op != AB::Comma && (matches!(a.ty.ty, Ty::Record(_)) || matches!(b.ty.ty, Ty::Record(_))) {
+            (self.class_to_scalar(a), self.class_to_scalar(b))
+        } else {
+            (a, b)
+        };
         let hop = match op {
             AB::Mul => HB::Mul,
             AB::Div => HB::Div,
@@ -899,6 +1013,31 @@ impl<'o> Checker<'o> {
         if lhs.is_error() || rhs.is_error() {
             return Expr::error(sp);
         }
+        if self.is_class_or_enum(&lhs) {
+            let name = match op {
+                None => "operator=".to_string(),
+                Some(o) => format!("{}=", super::cxxexpr::binop_name(o)),
+            };
+            if let Ty::Record(rr) = lhs.ty.ty {
+                // Assignment operators are members only.
+                let cands = self.lookup_methods(rr, &name);
+                if !cands.is_empty() {
+                    return self.method_call(lhs, cands, &name, vec![rhs], sp, sp);
+                }
+            }
+            if op.is_some() {
+                if let Some(e) = self.overloaded_operator(&name, vec![lhs.clone(), rhs.clone()], sp) {
+                    return e;
+                }
+            }
+        }
+        let rhs = if matches!(rhs.ty.ty, Ty::Record(_)) && !matches!(lhs.ty.ty, Ty::Record(_)) { self.class_to_scalar(rhs) } else { rhs };
+        let rhs = if op.is_none() && matches!(lhs.ty.ty, Ty::Record(_)) && !rhs.lvalue && self.needs_dtor(&rhs.ty.ty) {
+            // The temporary assigned from is destroyed at the end of the full-expression.
+            self.materialize(rhs)
+        } else {
+            rhs
+        };
         if !self.check_modifiable(&lhs, l.span) {
             return Expr::error(sp);
         }
@@ -1032,7 +1171,7 @@ impl<'o> Checker<'o> {
 
     // ------------------------------------------------------------------ calls
 
-    fn caller_desc(&self) -> String {
+    pub(crate) fn caller_desc(&self) -> String {
         let f = self.fcx.as_ref().unwrap();
         let q = match f.space {
             ExecSpace::Global => "__global__",
@@ -1053,15 +1192,75 @@ impl<'o> Checker<'o> {
     fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], sp: Span) -> Expr {
         let path = match &callee.kind {
             ast::ExprKind::Name(p) => p.clone(),
-            ast::ExprKind::Member { member, .. } => {
-                self.err(member.span, format!("member function calls ('{}') are not supported in device code yet", member.name));
-                return Expr::error(sp);
+            ast::ExprKind::Member { base, member, arrow } => {
+                // `obj.f(args)` / `p->f(args)`.
+                let b = self.expr(base);
+                if b.is_error() {
+                    for a in args {
+                        self.expr(a);
+                    }
+                    return Expr::error(sp);
+                }
+                let obj = if *arrow {
+                    let b = self.rvalue(b);
+                    if !matches!(b.ty.ty.pointee().map(|t| &t.ty), Some(Ty::Record(_))) {
+                        self.err(sp, format!("member reference type '{}' is not a pointer to a structure", self.show(&b.ty)));
+                        return Expr::error(sp);
+                    }
+                    self.deref(b, base.span)
+                } else {
+                    b
+                };
+                let Ty::Record(r) = obj.ty.ty.clone() else {
+                    self.err(sp, format!("member reference base type '{}' is not a structure or union", self.show(&obj.ty)));
+                    return Expr::error(sp);
+                };
+                let cands = self.lookup_methods(r, &member.name);
+                let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+                if cands.is_empty() {
+                    if self.lookup_field(r, &member.name).is_some() {
+                        // A data member of class type called: its `operator()`.
+                        let f = self.member(base, member, *arrow, callee.span);
+                        return self.call_object(f, hargs, callee.span, sp);
+                    }
+                    self.err(member.span, format!("no member named '{}' in '{}'", member.name, self.show(&obj.ty.unqual())));
+                    return Expr::error(sp);
+                }
+                return self.method_call(obj, cands, &member.name, hargs, member.span, sp);
             }
             _ => {
-                self.err(callee.span, "calls through function pointers are not supported in device code yet");
+                let f = self.expr(callee);
+                if matches!(f.ty.ty, Ty::Record(_)) {
+                    let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+                    return self.call_object(f, hargs, callee.span, sp);
+                }
+                if !f.is_error() {
+                    self.err(callee.span, "calls through function pointers are not supported in device code yet");
+                }
                 return Expr::error(sp);
             }
         };
+        // A local or member object of class type: `f(args)` is `f.operator()(args)`.
+        if path.segments.len() == 1 && !path.global {
+            let n = &path.last().name;
+            let is_obj = if self.shadowed_locally(n) {
+                true
+            } else {
+                self.fcx.as_ref().and_then(|f| f.class).is_some_and(|c| self.lookup_field(c, n).is_some())
+            };
+            if is_obj {
+                let f = self.expr(callee);
+                if matches!(f.ty.ty, Ty::Record(_)) {
+                    let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+                    return self.call_object(f, hargs, callee.span, sp);
+                }
+                if f.is_error() {
+                    return f;
+                }
+                self.err(callee.span, "calls through function pointers are not supported in device code yet");
+                return Expr::error(sp);
+            }
+        }
         let name = path.last().name.clone();
         if path.segments.len() == 1 && self.shadowed_locally(&name) {
             self.err(callee.span, "calls through function pointers are not supported in device code yet");
@@ -1090,8 +1289,29 @@ impl<'o> Checker<'o> {
                 if hargs.iter().any(|a| a.is_error()) {
                     return Expr::error(sp);
                 }
-                let Some(fid) = self.resolve(&ids, &hargs, &name, sp) else { return Expr::error(sp) };
-                self.user_call(fid, hargs, callee.span, sp)
+                let is_method = ids.iter().any(|i| self.prog.functions[i.0 as usize].has_this());
+                if is_method {
+                    // A member function named without an object: `this->f(args)`.
+                    let obj = self.this_object(sp);
+                    let Some(obj) = obj else {
+                        let all_static = ids.iter().all(|i| !self.prog.functions[i.0 as usize].has_this());
+                        if !all_static {
+                            let shown = path_str(&path);
+                            self.silent += 1;
+                            let fid = self.resolve_overload(&ids, None, &hargs, &format!("function '{shown}'"), sp, true);
+                            self.silent -= 1;
+                            if fid.is_some_and(|f| !self.prog.functions[f.0 as usize].has_this()) {
+                                return self.user_call_this(fid.unwrap(), hargs, None, callee.span, sp);
+                            }
+                            self.err(callee.span, format!("call to non-static member function '{shown}' without an object argument"));
+                            return Expr::error(sp);
+                        }
+                        return Expr::error(sp);
+                    };
+                    return self.method_call(obj, ids, &name, hargs, callee.span, sp);
+                }
+                let Some(fid) = self.resolve_overload(&ids, None, &hargs, &format!("function for call to '{name}'"), sp, true) else { return Expr::error(sp) };
+                self.user_call_this(fid, hargs, None, callee.span, sp)
             }
             Some(Sym::Typedef(t)) => self.construct(t, args, sp),
             Some(_) => {
@@ -1135,13 +1355,20 @@ impl<'o> Checker<'o> {
             if t.ty.is_scalar() {
                 return self.cast(mk_int(0, int_ty(IntKind::Int), sp), &t.ty);
             }
+            if self.needs_ctor(&t.ty) {
+                return self.construct_class(t, vec![], sp);
+            }
             return Expr::new(ExprKind::InitTemp(Box::new(Init::Zero(t.unqual()))), t.unqual(), true, sp);
         }
         if args.len() == 1 && t.ty.is_scalar() {
             let v = self.expr(&args[0]);
             return self.explicit_cast(v, &t, ast::CastStyle::Functional, sp);
         }
-        self.err(sp, format!("constructors of '{}' are not supported in device code yet", self.show(&t)));
+        if matches!(t.ty, Ty::Record(_)) {
+            let vals: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+            return self.construct_class(t, vals, sp);
+        }
+        self.err(sp, format!("cannot construct a value of type '{}' from {} arguments", self.show(&t), args.len()));
         Expr::error(sp)
     }
 
@@ -1725,6 +1952,7 @@ impl Function {
             body: None,
             def: None,
             builtin_name: self.builtin_name.clone(),
+            cxx: self.cxx.clone(),
         }
     }
 }

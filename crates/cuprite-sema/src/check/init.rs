@@ -251,6 +251,11 @@ fn address(prog: &Program, e: &Expr) -> Option<CVal> {
 pub(crate) fn check_constant(ck: &mut Checker, init: &Init) -> bool {
     match init {
         Init::Zero(_) => true,
+        Init::Construct { args, .. } => {
+            let sp = args.first().map(|a| a.span).unwrap_or_default();
+            ck.err(sp, "dynamic initialization is not supported for __device__, __constant__ and __shared__ variables");
+            false
+        }
         Init::Expr(e) => {
             if e.is_error() {
                 return false;
@@ -336,7 +341,28 @@ impl<'o> Checker<'o> {
                 }
                 let v = self.expr(e);
                 let v = self.convert(v, &ty.unqual(), "initialization");
-                (!v.is_error()).then_some(Init::Expr(v))
+                if v.is_error() {
+                    return None;
+                }
+                Some(self.init_from_value(v))
+            }
+            ast::Initializer::List(items, sp) if matches!(ty.ty, Ty::Record(r) if self.class_info(r).is_some_and(|i| i.user_ctor)) => {
+                // List-initialization of a class with constructors.
+                let mut vals = Vec::new();
+                for it in items {
+                    match (&it.init, it.designators.is_empty()) {
+                        (ast::Initializer::Expr(e), true) => vals.push(self.expr(e)),
+                        _ => {
+                            self.err(*sp, "nested braced initializers as constructor arguments are not supported in device code yet");
+                            return None;
+                        }
+                    }
+                }
+                if vals.len() == 1 && vals[0].ty.ty == ty.ty {
+                    let v = self.convert(vals.pop().unwrap(), &ty.unqual(), "initialization");
+                    return (!v.is_error()).then(|| self.init_from_value(v));
+                }
+                self.construct_init(ty, vals, *sp)
             }
             ast::Initializer::List(items, sp) => {
                 if is_aggregate(&ty.ty) {
@@ -359,6 +385,10 @@ impl<'o> Checker<'o> {
             ast::Initializer::Ctor(args, sp) => {
                 if let Some(i) = self.dim3_ctor(ty, args, *sp) {
                     return i;
+                }
+                if matches!(ty.ty, Ty::Record(_)) {
+                    let vals: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+                    return self.construct_init(ty, vals, *sp);
                 }
                 if args.is_empty() {
                     return Some(Init::Zero(ty.unqual()));
@@ -548,7 +578,12 @@ impl<'o> Checker<'o> {
     /// aggregate given a plain expression).
     fn sub(&mut self, ty: &QTy, items: &[ast::InitItem], pos: &mut usize) -> Option<Init> {
         let it = &items[*pos];
+        let has_ctor = matches!(ty.ty, Ty::Record(r) if self.class_info(r).is_some_and(|i| i.user_ctor));
         match &it.init {
+            ast::Initializer::Expr(e) if has_ctor => {
+                *pos += 1;
+                self.check_initializer(&it.init, ty, e.span)
+            }
             ast::Initializer::List(inner, sp) => {
                 *pos += 1;
                 self.check_initializer(&ast::Initializer::List(inner.clone(), *sp), ty, *sp)

@@ -5,11 +5,15 @@
 //! - `init.rs`: initializers and constant evaluation; `builtins.rs`: device builtins.
 
 pub mod builtins;
+mod class;
+mod cxxexpr;
 mod expr;
+mod overload;
 mod init;
 mod stmt;
 
 pub use init::{eval_const, CVal};
+pub(crate) use overload::qualified_fn_name;
 
 use crate::hir::*;
 use crate::ty::*;
@@ -61,6 +65,21 @@ pub(crate) struct FnCx {
     pub local_consts: HashMap<u32, Expr>,
     /// False while checking the operand of `&`.
     pub fold_const_locals: bool,
+    /// The class of a member function (class-scope lookup, access).
+    pub class: Option<RecId>,
+    /// The `this` parameter of a non-static member function.
+    pub this: Option<LocalId>,
+    /// Temporaries to destroy at the end of the current full-expression.
+    pub temps: Vec<LocalId>,
+    /// Objects with destructors declared in each open scope (parallel to `scopes`).
+    pub dtor_scopes: Vec<Vec<LocalId>>,
+    /// `dtor_scopes.len()` at the start of each enclosing loop body / breakable statement.
+    pub loop_depths: Vec<usize>,
+    pub break_depths: Vec<usize>,
+    /// A destructor's epilogue (members and base), run before every return.
+    pub epilogue: Vec<Stmt>,
+    /// Local whose destructor a `return` of it skips (copy elision of a named object).
+    pub nrvo: Option<LocalId>,
 }
 
 pub struct Checker<'o> {
@@ -77,6 +96,15 @@ pub struct Checker<'o> {
     pub(crate) fcx: Option<FnCx>,
     /// Diagnostics are dropped while > 0 (trial evaluation of host initializers).
     silent: u32,
+    /// Namespaces saved while a class body is being declared.
+    ns_stack_saved: Vec<Vec<String>>,
+    /// Namespaces nominated by `using namespace` (file scope).
+    pub(crate) usings: Vec<Vec<String>>,
+}
+
+/// `a::b::c` (template arguments left out).
+fn ast_path_text(p: &ast::Path) -> String {
+    p.segments.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join("::")
 }
 
 fn qualify(ns: &[String], name: &str) -> String {
@@ -119,6 +147,8 @@ impl<'o> Checker<'o> {
             in_system_header: false,
             fcx: None,
             silent: 0,
+            ns_stack_saved: Vec::new(),
+            usings: Vec::new(),
         }
     }
 
@@ -131,6 +161,9 @@ impl<'o> Checker<'o> {
         if self.silent == 0 {
             self.diags.push(d);
         }
+    }
+    pub(crate) fn using_dirs(&self) -> Vec<Vec<String>> {
+        self.usings.clone()
     }
     pub fn show(&self, t: &QTy) -> String {
         self.prog.types.show(t)
@@ -177,6 +210,48 @@ impl<'o> Checker<'o> {
                 }
             }
             ast::ItemKind::Pragma(_) => {}
+            ast::ItemKind::Template { .. } => self.template_item(it),
+            // Instantiates a template: the template itself is refused (above).
+            ast::ItemKind::ExplicitInstantiation { .. } => {}
+        }
+    }
+
+    /// Templates are parsed but not instantiated yet: a kernel template is refused where
+    /// it is declared (the host code launches its instantiations), and the names of other
+    /// templates are remembered so that a use from device code says why it fails.
+    fn template_item(&mut self, it: &ast::Item) {
+        let head = Span::new(it.span.lo, it.span.lo.saturating_add(8).min(it.span.hi));
+        let d = Diagnostic::error(head, "templates in device code are not supported yet");
+        fn inner(it: &ast::Item) -> &ast::Item {
+            match &it.kind {
+                ast::ItemKind::Template { item, .. } => inner(item),
+                _ => it,
+            }
+        }
+        let mut names = Vec::new();
+        let mut kernel = false;
+        match &inner(it).kind {
+            ast::ItemKind::FunctionDef(f) => {
+                kernel = f.spec.cuda.global;
+                names.extend(f.declarator.name.iter().map(ast_path_text));
+            }
+            ast::ItemKind::Decl(d) => {
+                kernel = d.spec.cuda.global;
+                if let ast::TypeSpec::Record(ast::RecordSpec { name: Some(n), .. }) = &d.spec.ty {
+                    names.push(n.name.clone());
+                }
+                names.extend(d.declarators.iter().filter_map(|i| i.declarator.name.as_ref()).map(ast_path_text));
+            }
+            _ => {}
+        }
+        if kernel && !it.in_system_header {
+            self.diag(d.clone());
+        }
+        for n in names {
+            let q = qualify(&self.ns, &n);
+            if !self.names.contains_key(&q) {
+                self.skipped.insert(q, (ast::SkipReason::Unsupported, Some(d.clone()), it.span));
+            }
         }
     }
 
@@ -215,6 +290,18 @@ impl<'o> Checker<'o> {
             let qname = qualify(&self.ns, &name.last().name);
             if d.spec.storage == Some(ast::Storage::Typedef) {
                 self.names.insert(qname, Sym::Typedef(ty));
+                continue;
+            }
+            if name.segments.len() > 1 {
+                // `int C::count = 0;`: the definition of a static data member.
+                let prefix = ast::Path::new(name.global, name.segments[..name.segments.len() - 1].to_vec(), name.span);
+                let ns = match self.lookup_tag(&prefix) {
+                    Some(Tag::Record(r)) => self.class_ns(r),
+                    _ => prefix.segments.iter().map(|s| s.name.clone()).collect(),
+                };
+                let saved = std::mem::replace(&mut self.ns, ns);
+                self.global_var(d, id, ty);
+                self.ns = saved;
                 continue;
             }
             self.global_var(d, id, ty);
@@ -352,7 +439,7 @@ impl<'o> Checker<'o> {
     fn declare_function(&mut self, spec: &ast::DeclSpec, decl: &ast::Declarator, def: Option<&ast::FunctionDef>, span: Span) {
         let Some(path) = &decl.name else { return };
         if path.segments.len() > 1 {
-            // Out-of-class member definitions: the C++ issue.
+            self.define_member_out_of_class(spec, decl, def, span);
             return;
         }
         let name = path.last().name.clone();
@@ -399,6 +486,16 @@ impl<'o> Checker<'o> {
             for id in ids.clone() {
                 let f = &mut self.prog.functions[id.0 as usize];
                 if same_params(&f.sig, &sig) {
+                    if let Some(ast::Derived::Function(fd)) = decl.derived.first() {
+                        for (i, p) in fd.params.iter().enumerate() {
+                            if let (Some(d), Some(slot)) = (&p.default, f.cxx.defaults.get_mut(i)) {
+                                *slot = Some(d.clone());
+                            }
+                        }
+                    }
+                    if spec.is_constexpr {
+                        f.cxx.is_constexpr = true;
+                    }
                     if def.is_some() {
                         f.def = def.cloned();
                         f.span = span;
@@ -433,6 +530,14 @@ impl<'o> Checker<'o> {
             body: None,
             def: def.cloned(),
             builtin_name,
+            cxx: FnCxx {
+                method: None,
+                defaults: match decl.derived.first() {
+                    Some(ast::Derived::Function(fd)) => fd.params.iter().map(|p| p.default.clone()).collect(),
+                    _ => vec![],
+                },
+                is_constexpr: spec.is_constexpr,
+            },
         });
         match self.names.get_mut(&qname) {
             Some(Sym::Funcs(ids)) => ids.push(id),
@@ -455,6 +560,9 @@ impl<'o> Checker<'o> {
         for i in (0..=self.ns.len()).rev() {
             out.push(qualify(&self.ns[..i], &rel));
         }
+        for u in &self.usings {
+            out.push(qualify(u, &rel));
+        }
         // `std::sqrt` and friends: the global builtin.
         if path.segments.len() == 2 && path.segments[0].name == "std" {
             out.push(path.segments[1].name.clone());
@@ -463,11 +571,33 @@ impl<'o> Checker<'o> {
     }
 
     pub(crate) fn lookup(&self, path: &ast::Path) -> Option<Sym> {
+        if path.has_template_args() {
+            return None; // See `lookup_skipped`.
+        }
         if path.segments.len() == 1 && !path.global {
             if let Some(f) = &self.fcx {
                 for s in f.scopes.iter().rev() {
                     if let Some(v) = s.names.get(&path.last().name) {
                         return Some(v.clone());
+                    }
+                }
+                // Class scope: the class and its bases.
+                if let Some(c) = f.class {
+                    for k in self.class_chain(c) {
+                        if let Some(s) = self.names.get(&qualify(&self.class_ns(k), &path.last().name)) {
+                            return Some(s.clone());
+                        }
+                    }
+                }
+            }
+        }
+        // `Base::member` through a derived class: `D::f` where `f` is `B`'s.
+        if path.segments.len() >= 2 {
+            let prefix = ast::Path::new(path.global, path.segments[..path.segments.len() - 1].to_vec(), path.span);
+            if let Some(Tag::Record(r)) = self.lookup_tag(&prefix) {
+                for k in self.class_chain(r) {
+                    if let Some(s) = self.names.get(&qualify(&self.class_ns(k), &path.last().name)) {
+                        return Some(s.clone());
                     }
                 }
             }
@@ -481,6 +611,9 @@ impl<'o> Checker<'o> {
     }
 
     pub(crate) fn lookup_tag(&self, path: &ast::Path) -> Option<Tag> {
+        if path.has_template_args() {
+            return None; // See `lookup_skipped`.
+        }
         if path.segments.len() == 1 && !path.global {
             if let Some(f) = &self.fcx {
                 for s in f.scopes.iter().rev() {
@@ -499,6 +632,12 @@ impl<'o> Checker<'o> {
     }
 
     pub(crate) fn lookup_skipped(&self, path: &ast::Path) -> Option<(ast::SkipReason, Option<Diagnostic>, Span)> {
+        if path.has_template_args() {
+            // A template-id (`f<int>`, `Vec<float>`, `S<T>::value`): templates are not
+            // instantiated yet, so nothing it names can be used.
+            let d = Diagnostic::error(path.span, "templates in device code are not supported yet");
+            return Some((ast::SkipReason::Unsupported, Some(d), path.span));
+        }
         for c in self.candidates(path) {
             if let Some(s) = self.skipped.get(&c) {
                 return Some(s.clone());
@@ -618,7 +757,9 @@ impl<'o> Checker<'o> {
                     }
                     QTy { ty: Ty::ptr(t), c: cv.is_const, v: cv.is_volatile }
                 }
-                ast::Derived::Reference { .. } => QTy::new(Ty::Ref(Box::new(t))),
+                // An rvalue reference is marked by the reference's own `v` flag (see
+                // `overload::is_rvalue_ref`).
+                ast::Derived::Reference { rvalue } => QTy { ty: Ty::Ref(Box::new(t)), c: false, v: *rvalue },
                 ast::Derived::Array(n) => {
                     let len = match n {
                         None => None,
@@ -649,7 +790,13 @@ impl<'o> Checker<'o> {
                         params.clear();
                     }
                     // Signature types: decayed, top-level cv dropped.
-                    let params = params.into_iter().map(|p| decay_param(p).unqual()).collect();
+                    let params = params
+                        .into_iter()
+                        .map(|p| {
+                            let p = decay_param(p);
+                            if matches!(p.ty, Ty::Ref(_)) { p } else { p.unqual() }
+                        })
+                        .collect();
                     QTy::new(Ty::Func(Box::new(FnTy { params, ret: t, variadic: fd.variadic })))
                 }
             };
@@ -679,7 +826,7 @@ impl<'o> Checker<'o> {
                     }
                 }
             } else {
-                let p = ast::Path { global: false, segments: vec![n.clone()], span: n.span };
+                let p = ast::Path::new(false, vec![n.clone()], n.span);
                 match self.lookup_tag(&p) {
                     Some(Tag::Record(r)) => Some(r),
                     _ => None,
@@ -711,55 +858,7 @@ impl<'o> Checker<'o> {
             }
         };
         let Some(members) = &rs.members else { return id };
-        if !rs.bases.is_empty() {
-            self.err(rs.span, "base classes are not supported in device code yet");
-        }
-        let mut fields = Vec::new();
-        for m in members {
-            match m {
-                ast::Member::Field(d) => {
-                    let base = self.spec_type(&d.spec);
-                    if d.spec.storage == Some(ast::Storage::Typedef) {
-                        continue;
-                    }
-                    if d.spec.storage == Some(ast::Storage::Static) {
-                        continue;
-                    }
-                    if d.declarators.is_empty() {
-                        // Anonymous struct/union member.
-                        if let (ast::TypeSpec::Record(r), Ty::Record(_)) = (&d.spec.ty, &base.ty) {
-                            if r.name.is_none() {
-                                fields.push(FieldDef { name: None, ty: base.clone(), offset: 0, span: d.span, bits: None });
-                            }
-                        }
-                        continue;
-                    }
-                    let al = attr_align(self, &d.spec.attrs);
-                    for id in &d.declarators {
-                        let ty = self.apply_declarator(base.clone(), &id.declarator.derived);
-                        if matches!(ty.ty, Ty::Func(_)) {
-                            continue;
-                        }
-                        let name = id.declarator.name.as_ref().map(|p| p.last().name.clone());
-                        if !self.prog.types.is_complete(&ty.ty) && !ty.ty.is_error() {
-                            self.err(id.declarator.span, format!("field has incomplete type '{}'", self.show(&ty)));
-                            continue;
-                        }
-                        let _ = al;
-                        let bits = match &id.bit_width {
-                            Some(w) => match self.bit_width(&ty, w, name.as_deref(), id.declarator.span) {
-                                Some(w) => Some(BitField { width: w, bit_pos: 0 }),
-                                None => continue,
-                            },
-                            None => None,
-                        };
-                        fields.push(FieldDef { name, ty, offset: 0, span: id.declarator.span, bits });
-                    }
-                }
-                ast::Member::Function(_) | ast::Member::FunctionDecl(_) | ast::Member::Access(_) => {}
-                ast::Member::StaticAssert { cond, message } => self.static_assert(cond, message.as_deref(), rs.span),
-            }
-        }
+        let mut fields = self.class_body(id, rs, members);
         let min_align = attr_align(self, &rs.attrs).unwrap_or(1);
         // Member alignment attributes raise the field's alignment: approximate by the record's.
         let mut fa = 1;
@@ -777,6 +876,7 @@ impl<'o> Checker<'o> {
         r.fields = Some(fields);
         r.size = size.max(if size == 0 { 1 } else { 0 });
         r.align = align;
+        self.finish_class(id, rs.span);
         id
     }
 
@@ -816,7 +916,7 @@ impl<'o> Checker<'o> {
     fn enumeration(&mut self, es: &ast::EnumSpec) -> EnumId {
         if es.enumerators.is_none() {
             if let Some(n) = &es.name {
-                let p = ast::Path { global: false, segments: vec![n.clone()], span: n.span };
+                let p = ast::Path::new(false, vec![n.clone()], n.span);
                 if let Some(Tag::Enum(e)) = self.lookup_tag(&p) {
                     return e;
                 }

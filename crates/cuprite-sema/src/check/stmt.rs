@@ -31,8 +31,23 @@ impl<'o> Checker<'o> {
             space: f.space,
             local_consts: HashMap::new(),
             fold_const_locals: true,
+            class: f.cxx.method.as_ref().map(|m| m.class),
+            this: None,
+            temps: Vec::new(),
+            dtor_scopes: vec![Vec::new()],
+            loop_depths: Vec::new(),
+            break_depths: Vec::new(),
+            epilogue: Vec::new(),
+            nrvo: None,
         });
+        let method = f.cxx.method.clone();
         let mut nparams = 0;
+        if let Some(m) = method.as_ref().filter(|m| !m.is_static) {
+            let t = QTy::new(Ty::ptr(QTy { ty: Ty::Record(m.class), c: m.is_const, v: false }));
+            let l = self.new_local("this".into(), t, None);
+            self.fcx.as_mut().unwrap().this = Some(l);
+            nparams += 1;
+        }
         if let Some(ast::Derived::Function(fd)) = def.declarator.derived.first() {
             let params: Vec<ast::Param> = fd.params.clone();
             for p in &params {
@@ -50,10 +65,29 @@ impl<'o> Checker<'o> {
             }
         }
         self.fcx.as_mut().unwrap().scopes.push(Scope::default());
+        self.fcx.as_mut().unwrap().dtor_scopes.push(Vec::new());
         let mut stmts = Vec::new();
+        if let Some(m) = method.as_ref() {
+            match m.kind {
+                MethodKind::Ctor => stmts.extend(self.ctor_prologue(m.class, &def)),
+                MethodKind::Dtor => {
+                    let obj = self.this_object(def.span).unwrap();
+                    let mut ep = Vec::new();
+                    self.destroy_members(m.class, obj, &mut ep);
+                    self.fcx.as_mut().unwrap().epilogue = ep;
+                }
+                _ => {}
+            }
+        }
         for s in &def.body.stmts {
             stmts.push(self.stmt(s));
         }
+        // Falling off the end: the body's objects, then (destructors) members and base.
+        let mut tail = Vec::new();
+        self.exit_scopes(1, &mut tail);
+        let ep = self.fcx.as_ref().unwrap().epilogue.clone();
+        tail.extend(ep);
+        stmts.extend(tail);
         let cx = self.fcx.take().unwrap();
         for (name, (_, defined, sp)) in &cx.labels {
             if !defined {
@@ -73,7 +107,7 @@ impl<'o> Checker<'o> {
         self.in_system_header = saved_sys;
     }
 
-    fn new_local(&mut self, name: String, ty: QTy, align: Option<u64>) -> LocalId {
+    pub(crate) fn new_local(&mut self, name: String, ty: QTy, align: Option<u64>) -> LocalId {
         let f = self.fcx.as_mut().unwrap();
         f.locals.push(LocalVar { name, ty, align });
         LocalId(f.locals.len() as u32 - 1)
@@ -106,28 +140,165 @@ impl<'o> Checker<'o> {
     }
 
     fn push_scope(&mut self) {
-        self.fcx.as_mut().unwrap().scopes.push(Scope::default());
+        let f = self.fcx.as_mut().unwrap();
+        f.scopes.push(Scope::default());
+        f.dtor_scopes.push(Vec::new());
     }
     fn pop_scope(&mut self) {
-        self.fcx.as_mut().unwrap().scopes.pop();
+        let f = self.fcx.as_mut().unwrap();
+        f.scopes.pop();
+        f.dtor_scopes.pop();
+    }
+
+    /// Destructor calls for the objects of the scopes from the innermost down to (and
+    /// excluding) depth `keep`, innermost first, each scope in reverse order of
+    /// declaration.
+    pub(crate) fn exit_scopes(&mut self, keep: usize, out: &mut Vec<Stmt>) {
+        let f = self.fcx.as_ref().unwrap();
+        let nrvo = f.nrvo;
+        let mut objs: Vec<LocalId> = Vec::new();
+        for sc in f.dtor_scopes.iter().skip(keep).rev() {
+            for l in sc.iter().rev() {
+                if Some(*l) != nrvo {
+                    objs.push(*l);
+                }
+            }
+        }
+        for l in objs {
+            let t = self.fcx.as_ref().unwrap().locals[l.0 as usize].ty.clone();
+            let e = Expr::new(ExprKind::Local(l), t, true, Span::default());
+            self.destroy(e, out);
+        }
+    }
+
+    /// A block: its statements, then the destructors of its objects.
+    fn scoped_block(&mut self, stmts: &[ast::Stmt]) -> Vec<Stmt> {
+        self.push_scope();
+        let mut v: Vec<Stmt> = stmts.iter().map(|s| self.stmt(s)).collect();
+        let depth = self.fcx.as_ref().unwrap().dtor_scopes.len() - 1;
+        self.exit_scopes(depth, &mut v);
+        self.pop_scope();
+        v
+    }
+
+    /// Statements for a full-expression statement followed by the destruction of its
+    /// temporaries (reverse order of construction).
+    fn with_temps(&mut self, mark: usize, s: Stmt) -> Stmt {
+        let temps: Vec<LocalId> = self.fcx.as_mut().unwrap().temps.drain(mark..).collect();
+        if temps.is_empty() {
+            return s;
+        }
+        let sp = s.span;
+        let mut v = vec![s];
+        for l in temps.into_iter().rev() {
+            let t = self.fcx.as_ref().unwrap().locals[l.0 as usize].ty.clone();
+            let e = Expr::new(ExprKind::Local(l), t, true, sp);
+            self.destroy(e, &mut v);
+        }
+        st(StmtKind::Block(v), sp)
+    }
+
+    /// A condition: temporaries with destructors there are not supported yet.
+    fn no_temps(&mut self, mark: usize, sp: Span) {
+        let f = self.fcx.as_mut().unwrap();
+        if f.temps.len() > mark {
+            f.temps.truncate(mark);
+            self.err(sp, "temporaries with destructors in conditions are not supported in device code yet");
+        }
+    }
+
+    /// Constructor prologue: the base, then each member in declaration order, from the
+    /// member initializer list, a default member initializer, or default-initialized.
+    fn ctor_prologue(&mut self, r: RecId, def: &ast::FunctionDef) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let sp = def.span;
+        let Some(obj) = self.this_object(sp) else { return out };
+        let info = self.class_info(r).cloned().unwrap_or_default();
+        let fields = self.prog.types.rec(r).fields.clone().unwrap_or_default();
+        let mut used = vec![false; def.ctor_inits.len()];
+        let mut find = |name: &str, used: &mut Vec<bool>| -> Option<usize> {
+            let i = def.ctor_inits.iter().position(|(n, _)| n.name == name)?;
+            used[i] = true;
+            Some(i)
+        };
+        let init_with = |this: &mut Self, place: Expr, ty: &QTy, args: &[ast::Expr], isp: Span| -> Option<Init> {
+            let _ = place;
+            if matches!(ty.ty, Ty::Record(_)) {
+                let vals: Vec<Expr> = args.iter().map(|a| this.expr(a)).collect();
+                if vals.len() == 1 && !this.needs_ctor(&ty.ty) && this.class_info(match ty.ty { Ty::Record(r) => r, _ => unreachable!() }).is_some_and(|i| !i.user_ctor) {
+                    let v = this.convert(vals.into_iter().next().unwrap(), &ty.unqual(), "initialization");
+                    return (!v.is_error()).then(|| this.init_from_value(v));
+                }
+                return this.construct_init(ty, vals, isp);
+            }
+            let init = ast::Initializer::Ctor(args.to_vec(), isp);
+            this.check_initializer(&init, ty, isp)
+        };
+        if let Some(b) = info.base {
+            let bt = QTy::new(Ty::Record(b));
+            let bname = self.prog.types.rec(b).name.clone().unwrap_or_default();
+            let place = self.to_base(obj.clone(), b);
+            let i = match find(&bname, &mut used) {
+                Some(k) => {
+                    let (_, args) = &def.ctor_inits[k];
+                    init_with(self, place.clone(), &bt, args, def.ctor_inits[k].0.span)
+                }
+                None => self.default_init(&bt, sp),
+            };
+            if let Some(i) = i {
+                out.push(st(StmtKind::InitAt(place, i), sp));
+            }
+        }
+        for (idx, f) in fields.iter().enumerate() {
+            if idx == 0 && info.base.is_some() && f.name.is_none() {
+                continue;
+            }
+            let Some(name) = &f.name else { continue };
+            let place = Expr::new(ExprKind::Member(Box::new(obj.clone()), r, vec![idx as u32]), f.ty.clone(), true, sp);
+            let i = match find(name, &mut used) {
+                Some(k) => {
+                    let (id, args) = &def.ctor_inits[k];
+                    init_with(self, place.clone(), &f.ty.unqual(), args, id.span)
+                }
+                None => match info.member_inits.iter().find(|(k, _)| *k == idx as u32) {
+                    Some((_, init)) => self.check_initializer(init, &f.ty.unqual(), f.span),
+                    None => self.default_init(&f.ty, sp),
+                },
+            };
+            if let Some(i) = i {
+                out.push(st(StmtKind::InitAt(place, i), sp));
+            }
+        }
+        for (k, u) in used.iter().enumerate() {
+            if !*u {
+                let (id, _) = &def.ctor_inits[k];
+                let cls = self.show(&QTy::new(Ty::Record(r)));
+                self.err(id.span, format!("member initializer '{}' does not name a non-static data member or base class of '{cls}'", id.name));
+            }
+        }
+        out
     }
 
     fn cond_expr(&mut self, e: &ast::Expr) -> Expr {
+        let mark = self.fcx.as_ref().unwrap().temps.len();
         let v = self.expr(e);
-        self.to_bool(v)
+        let v = self.to_bool(v);
+        self.no_temps(mark, e.span);
+        v
     }
 
     pub(crate) fn stmt(&mut self, s: &ast::Stmt) -> Stmt {
         let sp = s.span;
         let kind = match &s.kind {
-            ast::StmtKind::Expr(e) => StmtKind::Expr(self.expr(e)),
-            ast::StmtKind::Decl(d) => return st(StmtKind::Block(self.local_decl(d)), sp),
-            ast::StmtKind::Block(b) => {
-                self.push_scope();
-                let v = b.stmts.iter().map(|s| self.stmt(s)).collect();
-                self.pop_scope();
-                StmtKind::Block(v)
+            ast::StmtKind::Expr(e) => {
+                let mark = self.fcx.as_ref().unwrap().temps.len();
+                let v = self.expr(e);
+                // A discarded class prvalue is a temporary: destroy it.
+                let v = if !v.lvalue && matches!(v.ty.ty, Ty::Record(_)) && self.needs_dtor(&v.ty.ty) { self.materialize(v) } else { v };
+                return self.with_temps(mark, st(StmtKind::Expr(v), sp));
             }
+            ast::StmtKind::Decl(d) => return st(StmtKind::Block(self.local_decl(d)), sp),
+            ast::StmtKind::Block(b) => StmtKind::Block(self.scoped_block(&b.stmts)),
             ast::StmtKind::If { cond, then, else_ } => {
                 let c = self.cond_expr(cond);
                 self.push_scope();
@@ -174,9 +345,12 @@ impl<'o> Checker<'o> {
                 let cty = c.ty.clone();
                 self.fcx.as_mut().unwrap().switches.push((Vec::new(), None, cty));
                 self.fcx.as_mut().unwrap().breakable += 1;
+                let depth = self.fcx.as_ref().unwrap().dtor_scopes.len();
+                self.fcx.as_mut().unwrap().break_depths.push(depth);
                 self.push_scope();
                 let b = self.stmt(body);
                 self.pop_scope();
+                self.fcx.as_mut().unwrap().break_depths.pop();
                 self.fcx.as_mut().unwrap().breakable -= 1;
                 let (cases, default, _) = self.fcx.as_mut().unwrap().switches.pop().unwrap();
                 StmtKind::Switch { cond: c, body: Box::new(b), cases, default }
@@ -222,13 +396,21 @@ impl<'o> Checker<'o> {
                 if self.fcx.as_ref().unwrap().breakable == 0 {
                     self.err(sp, "'break' statement not in loop or switch statement");
                 }
-                StmtKind::Break
+                let keep = self.fcx.as_ref().unwrap().break_depths.last().copied().unwrap_or(usize::MAX);
+                let mut v = Vec::new();
+                self.exit_scopes(keep, &mut v);
+                v.push(st(StmtKind::Break, sp));
+                StmtKind::Block(v)
             }
             ast::StmtKind::Continue => {
                 if self.fcx.as_ref().unwrap().loops == 0 {
                     self.err(sp, "'continue' statement not in loop statement");
                 }
-                StmtKind::Continue
+                let keep = self.fcx.as_ref().unwrap().loop_depths.last().copied().unwrap_or(usize::MAX);
+                let mut v = Vec::new();
+                self.exit_scopes(keep, &mut v);
+                v.push(st(StmtKind::Continue, sp));
+                StmtKind::Block(v)
             }
             ast::StmtKind::Return(e) => {
                 let ret = self.fcx.as_ref().unwrap().ret.clone();
@@ -238,18 +420,56 @@ impl<'o> Checker<'o> {
                         if ret.ty != Ty::Void && !ret.ty.is_error() {
                             self.err(sp, format!("non-void function '{name}' should return a value"));
                         }
-                        StmtKind::Return(None)
+                        let mut out = Vec::new();
+                        self.exit_scopes(1, &mut out);
+                        out.extend(self.fcx.as_ref().unwrap().epilogue.clone());
+                        out.push(st(StmtKind::Return(None), sp));
+                        StmtKind::Block(out)
                     }
                     Some(e) => {
+                        let mark = self.fcx.as_ref().unwrap().temps.len();
                         let v = self.expr(e);
                         if ret.ty == Ty::Void {
                             if v.ty.ty != Ty::Void && !v.is_error() {
                                 self.err(e.span, format!("void function '{name}' should not return a value"));
                             }
-                            StmtKind::Block(vec![st(StmtKind::Expr(v), e.span), st(StmtKind::Return(None), sp)])
+                            let mut out = vec![self.with_temps(mark, st(StmtKind::Expr(v), e.span))];
+                            self.exit_scopes(1, &mut out);
+                            out.extend(self.fcx.as_ref().unwrap().epilogue.clone());
+                            out.push(st(StmtKind::Return(None), sp));
+                            StmtKind::Block(out)
                         } else {
-                            let v = self.convert(v, &ret.unqual(), "return");
-                            StmtKind::Return(Some(v))
+                            // Returning a local object of the class type: it becomes the
+                            // result (copy elision as g++ and nvcc do), not copied and
+                            // not destroyed.
+                            let nrvo = match (&v.kind, &ret.ty) {
+                                (ExprKind::Local(l), Ty::Record(_)) if v.ty.ty == ret.ty && Some(*l) != self.fcx.as_ref().unwrap().this => Some(*l),
+                                _ => None,
+                            };
+                            let v = match nrvo {
+                                Some(_) => {
+                                    let t = v.ty.unqual();
+                                    Expr::new(ExprKind::Load(Box::new(v)), t, false, e.span)
+                                }
+                                None => self.convert(v, &ret.unqual(), "return"),
+                            };
+                            let temps = self.fcx.as_ref().unwrap().temps.len() > mark;
+                            let needs = temps || self.fcx.as_ref().unwrap().dtor_scopes.iter().any(|s| !s.is_empty()) || !self.fcx.as_ref().unwrap().epilogue.is_empty();
+                            if !needs {
+                                StmtKind::Return(Some(v))
+                            } else {
+                                // Compute the value, then run destructors, then return it.
+                                let saved = self.fcx.as_ref().unwrap().nrvo;
+                                self.fcx.as_mut().unwrap().nrvo = nrvo;
+                                let rl = self.new_local("__ret".into(), ret.unqual(), None);
+                                let mut out = vec![self.with_temps(mark, st(StmtKind::Decl(rl, Some(Init::Expr(v))), sp))];
+                                self.exit_scopes(1, &mut out);
+                                self.fcx.as_mut().unwrap().nrvo = saved;
+                                let rt = ret.unqual();
+                                let load = Expr::new(ExprKind::Load(Box::new(Expr::new(ExprKind::Local(rl), rt.clone(), true, sp))), rt, false, sp);
+                                out.push(st(StmtKind::Return(Some(load)), sp));
+                                StmtKind::Block(out)
+                            }
                         }
                     }
                 }
@@ -273,13 +493,20 @@ impl<'o> Checker<'o> {
         let f = self.fcx.as_mut().unwrap();
         f.loops += 1;
         f.breakable += 1;
+        let depth = f.dtor_scopes.len();
+        f.loop_depths.push(depth);
+        f.break_depths.push(depth);
         self.push_scope();
-        let b = self.stmt(body);
+        let mut v = vec![self.stmt(body)];
+        self.exit_scopes(depth, &mut v);
         self.pop_scope();
         let f = self.fcx.as_mut().unwrap();
         f.loops -= 1;
         f.breakable -= 1;
-        b
+        f.loop_depths.pop();
+        f.break_depths.pop();
+        let sp = v[0].span;
+        if v.len() == 1 { v.pop().unwrap() } else { st(StmtKind::Block(v), sp) }
     }
 
     fn local_decl(&mut self, d: &ast::Declaration) -> Vec<Stmt> {
@@ -355,12 +582,23 @@ impl<'o> Checker<'o> {
             if !is_auto {
                 self.bind_name(&name.name, Sym::Local(l));
             }
+            let mark = self.fcx.as_ref().unwrap().temps.len();
             let init = match &id.init {
-                None => None,
+                None => self.default_init(&ty, id.declarator.span),
                 Some(i) => self.check_initializer(i, &ty, id.declarator.span),
             };
             if is_auto {
                 self.bind_name(&name.name, Sym::Local(l));
+            }
+            if matches!(ty.ty, Ty::Ref(_)) {
+                // Temporaries bound to a reference live as long as the reference.
+                let f = self.fcx.as_mut().unwrap();
+                let ts: Vec<LocalId> = f.temps.drain(mark..).collect();
+                f.dtor_scopes.last_mut().unwrap().extend(ts);
+            }
+            if self.needs_dtor(&ty.ty) {
+                let f = self.fcx.as_mut().unwrap();
+                f.dtor_scopes.last_mut().unwrap().push(l);
             }
             if let (true, false, true, Some(Init::Expr(e))) = (ty.c, ty.v, ty.ty.is_arith(), &init) {
                 if let Some(v) = eval_const(&self.prog, e) {
@@ -368,7 +606,8 @@ impl<'o> Checker<'o> {
                     self.fcx.as_mut().unwrap().local_consts.insert(l.0, value);
                 }
             }
-            out.push(st(StmtKind::Decl(l, init), id.declarator.span));
+            let s = st(StmtKind::Decl(l, init), id.declarator.span);
+            out.push(self.with_temps(mark, s));
         }
         out
     }

@@ -326,6 +326,11 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 self.init(Place::Local(l), init);
                 Place::Local(l)
             }
+            ExprKind::LocalInit(l, init) => {
+                let l = ir::LocalId(l.0);
+                self.init(Place::Local(l), init);
+                Place::Local(l)
+            }
             ExprKind::Assign(..) | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => {
                 let (_, p) = self.assign_like(e);
                 p
@@ -495,7 +500,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
     fn has_zero(i: &Init) -> bool {
         match i {
             Init::Zero(_) => true,
-            Init::Expr(_) => false,
+            Init::Expr(_) | Init::Construct { .. } => false,
             Init::List { items, .. } => items.iter().any(Self::has_zero),
         }
     }
@@ -519,6 +524,19 @@ impl<'m, 'a> FnLower<'m, 'a> {
     fn init(&mut self, p: Place, i: &Init) {
         match i {
             Init::Zero(t) => self.zero_fill(p, t),
+            Init::Construct { ctor, args, .. } => {
+                let ptr = self.addr(p);
+                let refs: Vec<&Expr> = args.iter().collect();
+                let keep = if refs.iter().any(|a| a.has_control_flow()) { Some(self.spill(ptr)) } else { None };
+                let mut vals = self.operands(&refs);
+                let ptr = match keep {
+                    Some(l) => self.reload(l),
+                    None => ptr,
+                };
+                vals.insert(0, ptr);
+                let func = self.m.funcs[ctor];
+                self.emit(IK::Call { func, args: vals }, Some(ir::Type::Void));
+            }
             Init::Expr(e) => {
                 let v = self.value(e);
                 self.store(p, v);
@@ -779,7 +797,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
             }
             ExprKind::Builtin(k, args) => return self.builtin(k, args, t),
             ExprKind::Temp(x) => self.value(x),
-            ExprKind::InitTemp(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Str(_) => {
+            ExprKind::InitTemp(_) | ExprKind::LocalInit(..) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Str(_) => {
                 let p = self.place(e);
                 self.load(p, t)
             }
@@ -948,6 +966,10 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 if let Some(i) = init {
                     self.init(Place::Local(ir::LocalId(l.0)), i);
                 }
+            }
+            StmtKind::InitAt(e, i) => {
+                let p = self.place(e);
+                self.init(p, i);
             }
             StmtKind::Block(v) => {
                 for s in v {

@@ -191,6 +191,7 @@ impl<'a> ModLower<'a> {
     fn init(&mut self, i: &Init) -> Option<ir::Init> {
         Some(match i {
             Init::Zero(_) => ir::Init::Zero,
+            Init::Construct { .. } => return None,
             Init::Expr(e) => {
                 let v = eval_const(self.prog, e)?;
                 self.const_of(v, &e.ty.ty)?
@@ -234,7 +235,7 @@ impl<'a> ModLower<'a> {
                     CVal::Int(v) => v,
                     _ => return None,
                 },
-                Init::List { .. } => return None,
+                Init::List { .. } | Init::Construct { .. } => return None,
             };
             let irf = &self.module.structs[sid.index()].fields[irk as usize];
             let (start, n) = match &irf.ty {
