@@ -265,7 +265,7 @@ impl<'o> Checker<'o> {
             }
             Diagnostic::error(sp, format!("no matching {what} with arguments ({})", tys.join(", ")))
         } else {
-            Diagnostic::error(sp, format!("call to {what} is ambiguous"))
+            Diagnostic::error(sp, format!("call to {} is ambiguous", what.replace("function for call to ", "")))
         };
         let listed: Vec<FnId> = if viable.is_empty() { cands.to_vec() } else { best.iter().map(|b| b.0).collect::<Vec<_>>() };
         let listed = if listed.is_empty() { viable.iter().map(|v| v.0).collect() } else { listed };
