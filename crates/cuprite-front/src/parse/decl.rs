@@ -339,7 +339,7 @@ impl<'a> Parser<'a> {
                     if segs.len() >= 2 && segs[segs.len() - 1] == segs[segs.len() - 2] {
                         break;
                     }
-                    if self.nth_is(len, "::") {
+                    if !pk.half && self.nth_is(len, "::") {
                         // `S::~S()`, `S::operator=`: a qualified declarator name.
                         break;
                     }

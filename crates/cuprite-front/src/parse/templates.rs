@@ -26,6 +26,9 @@ pub(super) struct NamePeek<'a> {
     pub len: usize,
     /// What the segments (arguments ignored) name, as far as the parser knows.
     pub kind: Option<NameKind>,
+    /// The name ends inside its last token: the first `>` of a `>>` closes its last
+    /// argument list, the second one belongs to an enclosing list (`A<B<int>>`).
+    pub half: bool,
 }
 
 /// Where to go back to when a tentative parse fails.
@@ -99,8 +102,9 @@ impl<'a> Parser<'a> {
     // ----- names with template arguments ------------------------------------------------
 
     /// From `<` at token index `i`, the index just past the `>` that closes it, if the
-    /// list is closed before anything that cannot be in it (`;`, `{`, `}`, `)`).
-    fn match_angles(&self, i: usize) -> Option<usize> {
+    /// list is closed before anything that cannot be in it (`;`, `{`, `}`, `)`); and
+    /// whether only the first `>` of that last token closes it (`>>` closing one list).
+    fn match_angles(&self, i: usize) -> Option<(usize, bool)> {
         let mut angle = 0i32;
         let mut j = i;
         loop {
@@ -123,7 +127,7 @@ impl<'a> Parser<'a> {
             }
             j += 1;
             if angle <= 0 {
-                return Some(j);
+                return Some((j, angle < 0));
             }
         }
     }
@@ -137,6 +141,7 @@ impl<'a> Parser<'a> {
             n += 1;
         }
         let mut segs: Vec<&'a str> = Vec::new();
+        let mut half = false;
         // Token count up to the end of the last complete segment.
         let mut end = n;
         loop {
@@ -154,14 +159,16 @@ impl<'a> Parser<'a> {
             if self.nth_is(n, "<") {
                 let templ = kw || matches!(self.lookup_path(global, &segs), Some(NameKind::Template | NameKind::TypeTemplate));
                 if templ {
-                    if let Some(j) = self.match_angles(self.pos + n) {
+                    if let Some((j, h)) = self.match_angles(self.pos + n) {
                         n = j - self.pos;
+                        half = h;
                     }
                 }
             }
             end = n;
             let next = self.tok(self.pos + n + 1);
-            if self.nth_is(n, "::")
+            if !half
+                && self.nth_is(n, "::")
                 && ((next.kind == TokKind::Ident && !super::is_reserved(self.text_of(next))) || self.nth_is(n + 1, "template"))
             {
                 n += 1;
@@ -173,7 +180,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let kind = self.lookup_path(global, &segs);
-        Some(NamePeek { segs, len: end - at, kind })
+        Some(NamePeek { segs, len: end - at, kind, half })
     }
 
     /// Consumes a name of `len` tokens as measured by `peek_name_at`, parsing its
@@ -193,8 +200,11 @@ impl<'a> Parser<'a> {
             } else {
                 args.push(None);
             }
-            if self.pos < end(self) {
-                self.expect("::")?;
+            // (A `>>` split in the arguments may leave its second `>` inside `len`.)
+            if self.pos < end(self) && self.is("::") {
+                self.bump();
+            } else {
+                break;
             }
         }
         if segments.is_empty() {
