@@ -23,6 +23,47 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include "cuprite/math_extras.h"
+
+/* CUDA's math functions that C lacks, in host code (nvcc's headers provide them there
+ * too, so __host__ __device__ code such as helper_math's normalize() compiles for the
+ * host). Device code gets them from the device compiler. */
+#define __CUPRITE_HOST_MATH1(T, NAME) static inline T NAME(T x) { return __cu_##NAME(x); }
+__CUPRITE_HOST_MATH1(float, rsqrtf)
+__CUPRITE_HOST_MATH1(double, rsqrt)
+__CUPRITE_HOST_MATH1(float, rcbrtf)
+__CUPRITE_HOST_MATH1(double, rcbrt)
+__CUPRITE_HOST_MATH1(float, sinpif)
+__CUPRITE_HOST_MATH1(double, sinpi)
+__CUPRITE_HOST_MATH1(float, cospif)
+__CUPRITE_HOST_MATH1(double, cospi)
+__CUPRITE_HOST_MATH1(float, normcdff)
+__CUPRITE_HOST_MATH1(double, normcdf)
+__CUPRITE_HOST_MATH1(float, normcdfinvf)
+__CUPRITE_HOST_MATH1(double, normcdfinv)
+__CUPRITE_HOST_MATH1(float, erfinvf)
+__CUPRITE_HOST_MATH1(double, erfinv)
+__CUPRITE_HOST_MATH1(float, erfcinvf)
+__CUPRITE_HOST_MATH1(double, erfcinv)
+__CUPRITE_HOST_MATH1(float, erfcxf)
+__CUPRITE_HOST_MATH1(double, erfcx)
+__CUPRITE_HOST_MATH1(float, cyl_bessel_i0f)
+__CUPRITE_HOST_MATH1(double, cyl_bessel_i0)
+__CUPRITE_HOST_MATH1(float, cyl_bessel_i1f)
+__CUPRITE_HOST_MATH1(double, cyl_bessel_i1)
+#undef __CUPRITE_HOST_MATH1
+static inline void sincospif(float x, float *s, float *c) { __cu_sincospif(x, s, c); }
+static inline void sincospi(double x, double *s, double *c) { __cu_sincospi(x, s, c); }
+static inline float rhypotf(float a, float b) { return __cu_rhypotf(a, b); }
+static inline double rhypot(double a, double b) { return __cu_rhypot(a, b); }
+static inline float norm3df(float a, float b, float c) { return __cu_norm3df(a, b, c); }
+static inline double norm3d(double a, double b, double c) { return __cu_norm3d(a, b, c); }
+static inline float rnorm3df(float a, float b, float c) { return __cu_rnorm3df(a, b, c); }
+static inline double rnorm3d(double a, double b, double c) { return __cu_rnorm3d(a, b, c); }
+static inline float norm4df(float a, float b, float c, float d) { return __cu_norm4df(a, b, c, d); }
+static inline double norm4d(double a, double b, double c, double d) { return __cu_norm4d(a, b, c, d); }
+static inline float rnorm4df(float a, float b, float c, float d) { return __cu_rnorm4df(a, b, c, d); }
+static inline double rnorm4d(double a, double b, double c, double d) { return __cu_rnorm4d(a, b, c, d); }
 #endif
 
 /* Device (and host) printf without <stdio.h>, as with nvcc. */

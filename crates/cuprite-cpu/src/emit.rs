@@ -10,6 +10,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 const ABI_HEADER: &str = include_str!("../../cuprite-rt/csrc/cuprite_abi.h");
 const PRELUDE: &str = include_str!("prelude.h");
+/// CUDA math functions C lacks; shared with host code through Cuprite's headers.
+const MATH_EXTRAS: &str = include_str!("../../../include/cuprite/math_extras.h");
 
 pub fn sanitize(s: &str) -> String {
     let mut out = String::new();
@@ -167,6 +169,7 @@ impl<'m> ModCx<'m> {
             )),
             Item::Verbatim("#define _GNU_SOURCE 1\n".into()),
             Item::Verbatim(ABI_HEADER.into()),
+            Item::Verbatim(MATH_EXTRAS.into()),
             Item::Verbatim(PRELUDE.into()),
             Item::Verbatim(
                 "#define __CU_STR2(x) #x\n#define __CU_STR(x) __CU_STR2(x)\n#define __CU_SYM(s) __CU_STR(__USER_LABEL_PREFIX__) s\n"

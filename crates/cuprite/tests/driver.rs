@@ -242,3 +242,31 @@ fn ptxas_verbose_prints_a_resource_report() {
         assert!(err.contains("Used 1 barriers, 1024 bytes smem"), "{flags:?}: {err}");
     }
 }
+
+#[test]
+fn cuda_math_extensions_work_in_host_code_too() {
+    // nvcc's headers give host code rsqrtf, erfinvf, sinpif …: helper_math-style
+    // __host__ __device__ functions use them on both sides.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "hm.cu",
+        r#"
+#include <cstdio>
+__host__ __device__ inline float3 normalize3(float3 v) {
+    float inv = rsqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+    return make_float3(v.x * inv, v.y * inv, v.z * inv);
+}
+__global__ void k(float *out) { float3 n = normalize3(make_float3(3, 0, 4)); out[0] = n.x; out[1] = erfinvf(0.5f); out[2] = sinpif(0.5f); }
+int main() {
+    float *d, h[3]; cudaMalloc(&d, sizeof h);
+    k<<<1, 1>>>(d); cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    float3 n = normalize3(make_float3(3, 0, 4));
+    printf("%.4f %.4f %.4f | %.4f %.4f %.4f\n", h[0], h[1], h[2], n.x, erfinvf(0.5f), sinpif(0.5f));
+    return 0;
+}
+"#,
+    );
+    let out = run_ok(cuprite().arg("run").arg(&src));
+    assert_eq!(text(&out.stdout), "0.6000 0.4769 1.0000 | 0.6000 0.4769 1.0000\n");
+}

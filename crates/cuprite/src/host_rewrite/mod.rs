@@ -182,12 +182,15 @@ impl<'a> Rewriter<'a> {
     /// `body_close` when it is a function definition.
     fn declaration(&mut self, start: usize, end: usize, body_close: Option<usize>, scope: Scope) {
         let t = self.t;
-        let has = |w: &str| (start..end).any(|k| t.toks[k].kind == Kind::Ident && t.str(k) == w);
+        // Only the declaration's own tokens count, not those of a class body or a braced
+        // initializer inside it (`struct C { __device__ C(); };` declares no variable).
+        let top = self.outside_braces(start, end);
+        let has = |w: &str| top.iter().any(|&k| t.toks[k].kind == Kind::Ident && t.str(k) == w);
         let global = has("__global__");
         let device = has("__device__");
         let host = has("__host__");
         let var_space = has("__constant__") || has("__managed__") || (device && !self.is_function(start, end));
-        for k in start..end {
+        for &k in &top {
             if t.is(k, "__forceinline__") {
                 self.replace(k, k + 1, "inline");
             }
@@ -204,27 +207,43 @@ impl<'a> Rewriter<'a> {
         }
         if var_space && !global && !self.is_function(start, end) && scope == Scope::Namespace {
             // The host shadow: external linkage, so that the device object can name it.
-            for k in start..end {
+            for &k in &top {
                 if t.is(k, "static") {
                     self.replace(k, k + 1, "");
                 }
             }
             // A namespace-scope `const` object has internal linkage in C++ unless it is
             // declared `extern`.
-            let has_init = (start..end).any(|k| t.is(k, "=") || t.is(k, "{"));
+            let has_init = top.iter().any(|&k| t.is(k, "=") || t.is(k, "{"));
             if has_init && (has("const") || has("constexpr")) && !has("extern") {
-                if let Some(k) = (start..end).find(|&k| matches!(t.str(k), "__device__" | "__constant__" | "__managed__")) {
+                if let Some(&k) = top.iter().find(|&&k| matches!(t.str(k), "__device__" | "__constant__" | "__managed__")) {
                     self.replace(k, k + 1, "extern");
                 }
             }
         }
         if global && scope == Scope::Namespace {
-            for k in start..end {
+            for &k in &top {
                 if t.is(k, "static") {
                     self.replace(k, k + 1, "");
                 }
             }
         }
+    }
+
+    /// The tokens of `[start, end)` that are not inside a `{ }` group (the braces
+    /// themselves included).
+    fn outside_braces(&self, start: usize, end: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut k = start;
+        while k < end {
+            out.push(k);
+            if self.t.is(k, "{") {
+                k = self.t.matching(k);
+                out.push(k);
+            }
+            k += 1;
+        }
+        out
     }
 
     /// The declaration declares a function (its declarator has a parameter list).
@@ -647,6 +666,14 @@ mod tests {
         assert!(out.contains("(void (*)(const T * in, T * out))reduce<T, BLOCK, Ts...>"), "{out}");
         let out = body("template <>\n__global__ void reduce<float, 64>(const float *in, float *out) { }");
         assert!(out.contains("(void (*)(const float * in, float * out))reduce<float, 64>"), "{out}");
+    }
+
+    #[test]
+    fn class_bodies_do_not_make_a_declaration_a_device_variable() {
+        let src = "struct C { static constexpr int k = 2; int v; __device__ C() : v(1) {} __host__ __device__ int get() const { return v + k; } };";
+        let out = body(src);
+        assert!(out.contains("struct C { static constexpr int k = 2; int v;  C() : v(1) { __builtin_trap(); }"), "{out}");
+        assert!(!out.contains("extern"), "{out}");
     }
 
     #[test]
