@@ -252,6 +252,11 @@ impl<'a> Parser<'a> {
     /// under its qualified name).
     fn declare(&mut self, name: &'a str, kind: NameKind) {
         if let Some(scope) = self.scopes.last_mut() {
+            // A function overloading a function template in the same scope leaves the
+            // name a template (`f<int>(x)` still names the template).
+            if kind == NameKind::Value && scope.get(name) == Some(&NameKind::Template) {
+                return;
+            }
             scope.insert(name, kind);
         }
         if !self.ns_path.is_empty() && kind != NameKind::Value {
