@@ -86,6 +86,11 @@ impl<'a> Rewriter<'a> {
                     i = self.angle_close(i + 1).map_or(i + 1, |c| c + 1);
                     continue;
                 }
+                Kind::Ident if s == "operator" => {
+                    // `operator+=`, `operator()`: the name is not an initializer.
+                    i = self.after_operator_name(i);
+                    continue;
+                }
                 _ => {
                     i += 1;
                     continue;
@@ -260,6 +265,10 @@ impl<'a> Rewriter<'a> {
                 k = self.angle_close(k + 1).map_or(k + 1, |c| c + 1);
                 continue;
             }
+            if t.is(k, "operator") {
+                let params = self.after_operator_name(k);
+                return t.is(params, "(").then_some(params);
+            }
             if t.is(k, "=") {
                 return None;
             }
@@ -380,6 +389,20 @@ impl<'a> Rewriter<'a> {
             args.push(format!("{}{}", t.str(name), if pack { "..." } else { "" }));
         }
         Some(format!("<{}>", args.join(", ")))
+    }
+
+    /// The token after an operator function's name that starts at `op` (`operator`):
+    /// the `(` of its parameter list for `operator+=(`, `operator()(`, `operator float(`.
+    fn after_operator_name(&self, op: usize) -> usize {
+        let t = self.t;
+        let mut k = op + 1;
+        if t.is(k, "(") && t.is(k + 1, ")") {
+            return k + 2;
+        }
+        while k < t.len() && !t.is(k, "(") && !t.is(k, ";") && !t.is(k, "{") {
+            k += 1;
+        }
+        k
     }
 
     /// The `>` closing the template parameter list opened at `open` (`<`).
@@ -674,6 +697,14 @@ mod tests {
         let out = body(src);
         assert!(out.contains("struct C { static constexpr int k = 2; int v;  C() : v(1) { __builtin_trap(); }"), "{out}");
         assert!(!out.contains("extern"), "{out}");
+    }
+
+    #[test]
+    fn operator_functions_are_functions() {
+        let out = body("inline __host__ __device__ void operator+=(float3 &a, float3 b) { a.x += b.x; }\n__device__ bool operator==(int2 a, int2 b) { return a.x == b.x; }\n__global__ void k(int n) { }");
+        assert!(out.contains("void operator+=(float3 &a, float3 b) { a.x += b.x; }"), "{out}");
+        assert!(out.contains("bool operator==(int2 a, int2 b) { __builtin_trap(); }"), "{out}");
+        assert!(out.contains("__cuprite_launch_from_stub"), "{out}");
     }
 
     #[test]
