@@ -393,6 +393,9 @@ pub struct FunctionDeclarator {
     pub variadic: bool,
     /// `const` after the parameter list of a member function.
     pub cv: Cv,
+    /// `-> T` after the parameters (the declaration's type specifier is then `auto`):
+    /// `auto f(T a) -> decltype(a * 2)`. The function returns this type.
+    pub trailing_return: Option<Box<TypeName>>,
     pub span: Span,
 }
 

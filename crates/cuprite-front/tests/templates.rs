@@ -393,15 +393,16 @@ fn member_template_ids() {
 
 #[test]
 fn trailing_return_and_decltype() {
-    let r = parse_cu("template <class T> __device__ auto twice(T a) -> decltype(a * 2) { return a * 2; }\n");
-    // Trailing return types are left to the C++-core work; the template is then skipped
-    // with the error, reported because it is device code.
-    if r.diagnostics.is_empty() {
-        let (_, item) = template(&r, 0);
-        assert!(matches!(fn_def(item).spec.ty, TypeSpec::Auto));
-    } else {
-        assert!(matches!(r.tu.items[0].kind, ItemKind::Skipped { reason: SkipReason::Unsupported, .. }));
-    }
+    let r = parse_ok(
+        "template <class T> __device__ auto twice(T a) -> decltype(a * 2) { return a * 2; }\n\
+         template <class T, class U> __device__ auto add(T a, U b) -> decltype(a + b);\n",
+    );
+    let (_, item) = template(&r, 0);
+    let f = fn_def(item);
+    assert!(matches!(f.spec.ty, TypeSpec::Auto));
+    let Derived::Function(fd) = &f.declarator.derived[0] else { panic!() };
+    let t = fd.trailing_return.as_ref().expect("trailing return type");
+    assert!(matches!(&t.spec.ty, TypeSpec::Decltype(e) if matches!(e.kind, ExprKind::Binary { op: BinOp::Mul, .. })));
 }
 
 #[test]

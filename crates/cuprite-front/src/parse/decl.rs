@@ -672,6 +672,10 @@ impl<'a> Parser<'a> {
             } else if self.is("(") && (req == NameReq::Abstract || ctx == DeclCtx::Param || self.is_param_list_start(1)) {
                 let mut f = self.parse_params()?;
                 f.cv = self.parse_function_trailer(&mut attrs)?;
+                if self.eat("->") {
+                    f.trailing_return = Some(Box::new(self.parse_type_name()?));
+                    self.parse_function_trailer(&mut attrs)?; // `override`, `final`
+                }
                 suffixes.push(Derived::Function(f));
             } else {
                 break;
@@ -856,7 +860,6 @@ impl<'a> Parser<'a> {
                     self.parse_attributes(attrs)?;
                     continue;
                 }
-                "->" => return Err(self.err_here("trailing return types are not supported yet")),
                 _ => return Ok(cv),
             }
             self.bump();
