@@ -319,11 +319,14 @@ impl<'o> Checker<'o> {
             MethodKind::Normal
         };
         let errs = self.diags.len();
-        let sys = self.in_system_header;
+        let space = Self::exec_space(&spec.cuda);
+        // Host-only members are checked silently, like system headers: host code is the
+        // host compiler's; device code that calls one gets nvcc's "calling a __host__
+        // function" error instead.
+        let sys = self.in_system_header || space == ExecSpace::Host;
         if sys {
             self.silent += 1;
         }
-        let space = Self::exec_space(&spec.cuda);
         let ret = match kind {
             MethodKind::Ctor | MethodKind::Dtor => QTy::new(Ty::Void),
             MethodKind::Conversion => self.conversion_type(&name, path.span).unwrap_or_else(QTy::error),
