@@ -86,7 +86,6 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     };
 
     let mut objects = Vec::new();
-    let mut compiled_any = false;
     for (i, input) in opts.inputs.iter().enumerate() {
         let kind = pipeline::input_kind(input, opts.language.as_deref())?;
         if kind != InputKind::Object && !input.exists() {
@@ -120,11 +119,9 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
             InputKind::Cuda => build.compile_cuda(input, &object)?,
             InputKind::Cxx | InputKind::C => build.compile_host_source(input, kind, &object)?,
         }
-        compiled_any = true;
         objects.push(object);
     }
     if opts.compile_only || opts.preprocess_only || opts.deps_only {
-        let _ = compiled_any;
         return Ok(ExitCode::SUCCESS);
     }
     let output = match (&opts.output, run_mode) {
