@@ -527,6 +527,7 @@ impl<'o> Checker<'o> {
                 };
                 let is_union = self.prog.types.rec(r).is_union;
                 let mut out: Vec<Init> = fields.iter().map(|f| Init::Zero(f.ty.unqual())).collect();
+                let mut given = vec![false; fields.len()];
                 let mut idx = 0usize;
                 let mut union_member = None;
                 while *pos < items.len() {
@@ -558,6 +559,7 @@ impl<'o> Checker<'o> {
                     }
                     let v = self.sub(&fields[idx].ty.unqual(), items, pos)?;
                     out[idx] = v;
+                    given[idx] = true;
                     if is_union {
                         union_member = Some(idx as u32);
                     }
@@ -567,6 +569,23 @@ impl<'o> Checker<'o> {
                     let m = union_member.unwrap_or(0);
                     let item = out.swap_remove(m as usize);
                     return Some(Init::List { ty: ty.unqual(), items: vec![item], union_member: Some(m) });
+                }
+                // Members without an initializer in the list: their default member
+                // initializer, else value-initialization (a default constructor).
+                for (i, f) in fields.iter().enumerate() {
+                    if given[i] {
+                        continue;
+                    }
+                    let nsdmi = self.class_info(r).and_then(|c| c.member_inits.iter().find(|(k, _)| *k == i as u32).map(|(_, x)| x.clone()));
+                    if let Some(init) = nsdmi {
+                        if let Some(v) = self.check_initializer(&init, &f.ty.unqual(), f.span) {
+                            out[i] = v;
+                        }
+                    } else if self.needs_ctor(&f.ty.ty) {
+                        if let Some(v) = self.default_init(&f.ty.unqual(), f.span) {
+                            out[i] = v;
+                        }
+                    }
                 }
                 Some(Init::List { ty: ty.unqual(), items: out, union_member: None })
             }
