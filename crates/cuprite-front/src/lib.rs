@@ -44,6 +44,37 @@ pub fn parse(preprocessed: &str) -> ParseResult {
 
 const PARSER_STACK: usize = 256 << 20;
 
+/// What a name is, for [`parse_template_args`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameClass {
+    Type,
+    /// A class or alias template.
+    TypeTemplate,
+    /// A function or variable template.
+    Template,
+    Value,
+}
+
+/// Parses a template argument list given as text, without its angle brackets
+/// (`float, (unsigned int)128`, `Vec<float, 3>`, `ns::S const*`), as the arguments of a
+/// specialization the host compiler made. `names` says which names (qualified with
+/// `::` where they are in a namespace or class) are types and templates.
+pub fn parse_template_args(text: &str, names: &[(String, NameClass)]) -> Result<Vec<ast::TemplateArg>, diag::Diagnostic> {
+    let kinds: Vec<(String, parse::NameKind)> = names
+        .iter()
+        .map(|(n, c)| {
+            let k = match c {
+                NameClass::Type => parse::NameKind::Type,
+                NameClass::TypeTemplate => parse::NameKind::TypeTemplate,
+                NameClass::Template => parse::NameKind::Template,
+                NameClass::Value => parse::NameKind::Value,
+            };
+            (n.clone(), k)
+        })
+        .collect();
+    parse::parse_template_args_text(text, &kinds)
+}
+
 fn parse_on_this_thread(preprocessed: &str) -> ParseResult {
     let mut builder = source_map::SourceMapBuilder::default();
     let tokens = lex::lex(preprocessed, &mut builder);

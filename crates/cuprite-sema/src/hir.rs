@@ -384,4 +384,7 @@ pub struct Program {
     pub classes: std::collections::HashMap<RecId, ClassInfo>,
     pub functions: Vec<Function>,
     pub globals: Vec<GlobalVar>,
+    /// Kernels made from kernel templates on the host object's request: the symbol of
+    /// the stub the host compiler defined for each (instead of a mangled name).
+    pub stub_symbols: std::collections::HashMap<FnId, String>,
 }

@@ -7,7 +7,9 @@
 //! - `lower/`: HIR → IR (reachable functions from the kernels, globals, constants);
 //! - `mangle`: Itanium mangling of kernel stubs and device-variable shadows.
 //!
-//! Entry point: [`compile`]. Its result is `Ok(Output)` when there are no errors —
+//! Entry points: [`check`] then [`Checked::lower_with`] (the driver: kernel templates
+//! are instantiated for the specializations the host object uses), or [`compile`]
+//! (both steps, no kernel template specializations). The result is `Ok(Output)` when there are no errors —
 //! `Output::warnings` may hold warnings — or `Err(diagnostics)`, errors and warnings
 //! together, in source order of discovery.
 
@@ -56,28 +58,79 @@ pub struct Output {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Check the translation unit and lower its device code. `locate` maps spans to the
-/// user's source (for `SrcLoc`s).
-pub fn compile_with(tu: &ast::TranslationUnit, locate: &dyn Locate, opts: &SemaOptions) -> Result<Output, Vec<Diagnostic>> {
-    let mut ck = check::Checker::new(opts);
+/// A specialization of a kernel template that host code uses (the driver finds them
+/// among the host object's stub symbols, DESIGN.md §1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelRequest {
+    /// The template's qualified name (`reduce`, `ns::k`).
+    pub name: String,
+    /// The template arguments as C++ source, as the demangler prints them
+    /// (`float, (unsigned int)128`).
+    pub args: String,
+    /// The stub's symbol: the kernel is keyed by it.
+    pub symbol: String,
+}
+
+/// A checked translation unit, before its kernel templates are instantiated.
+pub struct Checked {
+    ck: check::Checker<'static>,
+    warnings: Vec<Diagnostic>,
+}
+
+/// Check the translation unit: everything but the specializations of kernel templates,
+/// which the host object decides ([`Checked::lower_with`]). Errors found here are
+/// reported before the host code is compiled.
+pub fn check(tu: &ast::TranslationUnit, opts: &SemaOptions) -> Result<Checked, Vec<Diagnostic>> {
+    let mut ck = check::Checker::new_owned(opts.clone());
     ck.items(&tu.items);
     ck.check_bodies();
     let diags = std::mem::take(&mut ck.diags);
     if diags.iter().any(|d| d.severity == Severity::Error) {
         return Err(diags);
     }
-    let prog = ck.prog;
-    let module = lower::lower(&prog, opts, locate);
-    if cfg!(debug_assertions) || std::env::var_os("CUPRITE_VERIFY_IR").is_some() {
-        if let Err(errs) = cuprite_ir::verify::verify(&module) {
-            let mut d = Diagnostic::error(Span::default(), "internal compiler error: the IR produced for device code is invalid");
-            for e in errs.into_iter().take(10) {
-                d = d.with_note(None, e);
-            }
-            return Err(vec![d]);
-        }
+    Ok(Checked { ck, warnings: diags })
+}
+
+impl Checked {
+    /// The qualified names of the kernel templates, for finding their specializations
+    /// among the host object's symbols.
+    pub fn kernel_templates(&self) -> Vec<String> {
+        self.ck.kernel_template_names()
     }
-    Ok(Output { module, warnings: diags })
+
+    /// Instantiate the requested kernel templates (and what they use), check them, and
+    /// lower the device code. Instantiation errors carry the chain of instantiations.
+    pub fn lower_with(mut self, requests: &[KernelRequest], locate: &dyn Locate) -> Result<Output, Vec<Diagnostic>> {
+        for r in requests {
+            self.ck.request_kernel(&r.name, &r.args, &r.symbol);
+        }
+        self.ck.check_bodies();
+        let mut diags = self.warnings;
+        diags.append(&mut self.ck.diags);
+        if diags.iter().any(|d| d.severity == Severity::Error) {
+            return Err(diags);
+        }
+        let mut prog = std::mem::take(&mut self.ck.prog);
+        prog.stub_symbols = std::mem::take(&mut self.ck.tpl.stub_symbols);
+        let module = lower::lower(&prog, &self.ck.opts, locate);
+        if cfg!(debug_assertions) || std::env::var_os("CUPRITE_VERIFY_IR").is_some() {
+            if let Err(errs) = cuprite_ir::verify::verify(&module) {
+                let mut d = Diagnostic::error(Span::default(), "internal compiler error: the IR produced for device code is invalid");
+                for e in errs.into_iter().take(10) {
+                    d = d.with_note(None, e);
+                }
+                return Err(vec![d]);
+            }
+        }
+        Ok(Output { module, warnings: diags })
+    }
+}
+
+/// Check the translation unit and lower its device code, without kernel template
+/// specializations from a host object. `locate` maps spans to the user's source (for
+/// `SrcLoc`s).
+pub fn compile_with(tu: &ast::TranslationUnit, locate: &dyn Locate, opts: &SemaOptions) -> Result<Output, Vec<Diagnostic>> {
+    check(tu, opts)?.lower_with(&[], locate)
 }
 
 impl Locate for cuprite_front::SourceMap {

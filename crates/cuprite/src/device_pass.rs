@@ -8,18 +8,26 @@ use object::{Object, ObjectSymbol};
 use std::collections::HashSet;
 use std::path::Path;
 
-/// Parses and checks the device view; on errors, prints them and fails.
-pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<Module, String> {
+/// The device view parsed and checked, waiting for the host object to say which kernel
+/// template specializations exist.
+pub struct DeviceCheck {
+    parsed: cuprite_front::ParseResult,
+    checked: cuprite_sema::Checked,
+}
+
+fn report(diags: &[cuprite_front::diag::Diagnostic], sm: &cuprite_front::SourceMap) -> usize {
+    let errors = diags.iter().filter(|d| d.severity == cuprite_front::diag::Severity::Error).count();
+    for d in diags {
+        eprint!("{}", cuprite_front::render(d, sm));
+    }
+    errors
+}
+
+/// Parses and checks the device view (everything but kernel template specializations);
+/// on errors, prints them and fails.
+pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<DeviceCheck, String> {
     let parsed = cuprite_front::parse(preprocessed);
-    let sm = &parsed.source_map;
-    let report = |diags: &[cuprite_front::diag::Diagnostic]| {
-        let errors = diags.iter().filter(|d| d.severity == cuprite_front::diag::Severity::Error).count();
-        for d in diags {
-            eprint!("{}", cuprite_front::render(d, sm));
-        }
-        errors
-    };
-    if report(&parsed.diagnostics) > 0 {
+    if report(&parsed.diagnostics, &parsed.source_map) > 0 {
         return Err(String::new());
     }
     let sema_opts = cuprite_sema::SemaOptions {
@@ -27,10 +35,43 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<Module, St
         fmad: Options::bool_flag(&opts.fmad, true)?,
         fast_math: opts.fast_math,
     };
-    match cuprite_sema::compile(&parsed.tu, sm, &sema_opts) {
-        Ok(module) => Ok(module),
+    match cuprite_sema::check(&parsed.tu, &sema_opts) {
+        Ok(checked) => Ok(DeviceCheck { parsed, checked }),
         Err(diags) => {
-            report(&diags);
+            report(&diags, &parsed.source_map);
+            Err(String::new())
+        }
+    }
+}
+
+/// The symbols the object file defines.
+fn defined_symbols(host_object: &Path) -> Result<HashSet<String>, String> {
+    let data = std::fs::read(host_object).map_err(|e| format!("cannot read {}: {e}", host_object.display()))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("cannot read symbols of {}: {e}", host_object.display()))?;
+    Ok(file.symbols().filter(|s| s.is_definition()).filter_map(|s| s.name().ok().map(str::to_string)).collect())
+}
+
+/// Instantiates the kernel template specializations whose stubs the host object
+/// defines, and lowers the device code to IR (errors printed, with their chains of
+/// instantiations).
+pub fn instantiate_and_lower(dc: DeviceCheck, host_object: &Path) -> Result<Module, String> {
+    let templates = dc.checked.kernel_templates();
+    let requests: Vec<cuprite_sema::KernelRequest> = if templates.is_empty() {
+        Vec::new()
+    } else {
+        let defined = defined_symbols(host_object)?;
+        let names: Vec<&str> = templates.iter().map(String::as_str).collect();
+        kernel_instances(&defined, &names)
+            .into_iter()
+            .map(|i| cuprite_sema::KernelRequest { name: i.name, args: i.args, symbol: i.symbol })
+            .collect()
+    };
+    let sm = &dc.parsed.source_map;
+    match dc.checked.lower_with(&requests, sm) {
+        // Warnings are not shown on success (as before).
+        Ok(out) => Ok(out.module),
+        Err(diags) => {
+            report(&diags, sm);
             Err(String::new())
         }
     }
@@ -40,13 +81,7 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<Module, St
 /// device variable has its host shadow. The front-end mangles names as g++ does; when a
 /// name differs (a corner of the mangling rules), the stub is found by its demangled name.
 pub fn bind_host_symbols(module: &mut Module, host_object: &Path) -> Result<(), String> {
-    let data = std::fs::read(host_object).map_err(|e| format!("cannot read {}: {e}", host_object.display()))?;
-    let file = object::File::parse(&*data).map_err(|e| format!("cannot read symbols of {}: {e}", host_object.display()))?;
-    let defined: HashSet<String> = file
-        .symbols()
-        .filter(|s| s.is_definition())
-        .filter_map(|s| s.name().ok().map(str::to_string))
-        .collect();
+    let defined = defined_symbols(host_object)?;
     for f in &mut module.functions {
         let FunctionKind::Kernel { stub_symbol, .. } = &mut f.kind else { continue };
         if defined.contains(stub_symbol.as_str()) {

@@ -3,10 +3,12 @@
 //! For a `.cu` translation unit:
 //! 1. preprocess twice with the host compiler: the device view (`__CUDA_ARCH__`) and the
 //!    host view, Cuprite's headers first on the include path, `cuda_runtime.h` implied;
-//! 2. device view → front-end → sema → IR (errors reported here, with locations);
+//! 2. device view → front-end → sema check (errors reported here, with locations);
 //! 3. host view → rewrite → host compiler → host object;
-//! 4. the kernels' stubs are found among the host object's symbols, so each kernel is
-//!    keyed by the address of the stub the host code calls;
+//! 4. the kernel template specializations whose stubs the host object defines are
+//!    instantiated (their errors reported here), device code is lowered to IR, and the
+//!    kernels' stubs are found among the host object's symbols, so each kernel is keyed
+//!    by the address of the stub the host code calls;
 //! 5. IR → CPU back-end → C → C compiler → device object;
 //! 6. link host objects, device objects and the runtime library.
 
@@ -159,7 +161,9 @@ impl<'a> Build<'a> {
         }
 
         let device_text = read(&device_ii)?;
-        let mut module = device_pass::check(&device_text, self.arch, self.opts)?;
+        // Errors outside kernel template specializations are reported before the host
+        // code is compiled; the specializations are known from the host object.
+        let device = device_pass::check(&device_text, self.arch, self.opts)?;
 
         let host_text = read(&host_ii)?;
         let (rewritten, _info) = host_rewrite::rewrite(&host_text);
@@ -171,6 +175,7 @@ impl<'a> Build<'a> {
         cflags.extend([host_cpp.display().to_string(), "-o".into(), host_o.display().to_string()]);
         self.tools.run(&self.tools.cxx, &cflags)?;
 
+        let mut module = device_pass::instantiate_and_lower(device, &host_o)?;
         device_pass::bind_host_symbols(&mut module, &host_o)?;
         let device_c = work("cudafe.device.c");
         let c_text = device_pass::emit(&module, input, self.arch, self.opts)?;

@@ -26,7 +26,7 @@ pub(crate) type PResult<T> = Result<T, Diagnostic>;
 
 /// What a name means to the parser (the C "lexer hack").
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum NameKind {
+pub(crate) enum NameKind {
     Type,
     /// A variable, function or enumerator: hides an outer type of the same name.
     Value,
@@ -401,6 +401,11 @@ pub(crate) fn is_reserved(s: &str) -> bool {
             | "__thread" | "__global__" | "__device__" | "__host__" | "__shared__" | "__constant__"
             | "__managed__" | "__forceinline__" | "__noinline__" | "__launch_bounds__"
     )
+}
+
+/// Parses a template argument list from text (`crate::parse_template_args`).
+pub(crate) fn parse_template_args_text(text: &str, names: &[(String, NameKind)]) -> PResult<Vec<crate::ast::TemplateArg>> {
+    templates::parse_args_text(text, names)
 }
 
 /// Parses the token stream into items (the entry point used by `crate::parse`).

@@ -589,3 +589,27 @@ impl<'a> Parser<'a> {
         }
     }
 }
+
+/// Reads a template argument list written as text (`float, (unsigned int)128`, as a
+/// demangler prints the arguments of a specialization), the names in `names` known as
+/// what they are (qualified names as `ns::Vec`). For the driver's lazy instantiation of
+/// kernel templates from the host object's symbols.
+pub(crate) fn parse_args_text(text: &str, names: &[(String, NameKind)]) -> PResult<Vec<TemplateArg>> {
+    let src = format!("<{text}>");
+    let mut b = crate::source_map::SourceMapBuilder::default();
+    let toks = crate::lex::lex(&src, &mut b);
+    let sm = b.finish(&src);
+    let mut p = Parser::new(&src, toks, &sm);
+    for (n, k) in names {
+        if n.contains("::") {
+            p.qualified.insert(n.clone(), *k);
+        } else if let Some(s) = p.scopes.first_mut() {
+            s.insert(n.as_str(), *k);
+        }
+    }
+    let args = p.parse_template_args()?;
+    if !p.at_eof() {
+        return Err(p.err_here(format!("unexpected {} after the template arguments", p.describe())));
+    }
+    Ok(args)
+}

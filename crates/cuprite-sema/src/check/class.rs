@@ -29,6 +29,16 @@ impl<'o> Checker<'o> {
         v
     }
 
+    /// The name constructors of class `r` have: its name without template arguments
+    /// (`Vec` for `Vec<float, 3>`).
+    pub(crate) fn ctor_name(&self, r: RecId) -> String {
+        let n = self.prog.types.rec(r).name.clone().unwrap_or_default();
+        match n.find('<') {
+            Some(i) => n[..i].to_string(),
+            None => n,
+        }
+    }
+
     pub(crate) fn class_info(&self, r: RecId) -> Option<&ClassInfo> {
         self.prog.classes.get(&r)
     }
@@ -177,8 +187,7 @@ impl<'o> Checker<'o> {
                     }
                 }
                 ast::Member::StaticAssert { cond, message } => self.static_assert(cond, message.as_deref(), rs.span),
-                // Member templates are not instantiated yet; a use of one fails lookup.
-                ast::Member::Template { .. } => {}
+                ast::Member::Template { params, member, span } => self.member_template(id, params, member, access, *span),
             }
         }
         if named {
@@ -308,7 +317,7 @@ impl<'o> Checker<'o> {
     ) -> Option<FnId> {
         let path = decl.name.as_ref()?;
         let name = path.last().name.clone();
-        let cname = self.prog.types.rec(rec).name.clone().unwrap_or_default();
+        let cname = self.ctor_name(rec);
         let kind = if name == cname {
             MethodKind::Ctor
         } else if name.starts_with('~') {
@@ -421,7 +430,7 @@ impl<'o> Checker<'o> {
         let name = path.last().name.clone();
         let cns = self.class_ns(r);
         let saved = std::mem::replace(&mut self.ns, cns);
-        let cname = self.prog.types.rec(r).name.clone().unwrap_or_default();
+        let cname = self.ctor_name(r);
         let ret = if name == cname || name.starts_with('~') {
             QTy::new(Ty::Void)
         } else if name.starts_with("operator ") {

@@ -1190,6 +1190,10 @@ impl<'o> Checker<'o> {
     }
 
     fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], sp: Span) -> Expr {
+        // Member function templates (`obj.f<int>(x)`, `obj.f(x)`): `instantiate.rs`.
+        if let Some(e) = self.member_template_call(callee, args, sp) {
+            return e;
+        }
         let path = match &callee.kind {
             ast::ExprKind::Name(p) => p.clone(),
             ast::ExprKind::Member { base, member, arrow } => {
@@ -1265,6 +1269,10 @@ impl<'o> Checker<'o> {
         if path.segments.len() == 1 && self.shadowed_locally(&name) {
             self.err(callee.span, "calls through function pointers are not supported in device code yet");
             return Expr::error(sp);
+        }
+        // Function templates (`f(x)`, `f<int>(x)`): `instantiate.rs`.
+        if let Some(e) = self.template_call(&path, args, callee.span, sp) {
+            return e;
         }
         let sym = self.lookup(&path);
         let std_or_plain = path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].name == "std");

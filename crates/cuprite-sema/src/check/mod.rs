@@ -11,6 +11,9 @@ mod expr;
 mod overload;
 mod init;
 mod stmt;
+pub(crate) mod template;
+mod deduce;
+mod instantiate;
 
 pub use init::{eval_const, CVal};
 pub(crate) use overload::qualified_fn_name;
@@ -85,7 +88,7 @@ pub(crate) struct FnCx {
 pub struct Checker<'o> {
     pub prog: Program,
     pub diags: Vec<Diagnostic>,
-    pub opts: &'o SemaOptions,
+    pub opts: std::borrow::Cow<'o, SemaOptions>,
     /// File-scope ordinary names and tags by qualified name (`ns::x`).
     names: HashMap<String, Sym>,
     tags: HashMap<String, Tag>,
@@ -100,11 +103,9 @@ pub struct Checker<'o> {
     ns_stack_saved: Vec<Vec<String>>,
     /// Namespaces nominated by `using namespace` (file scope).
     pub(crate) usings: Vec<Vec<String>>,
-}
-
-/// `a::b::c` (template arguments left out).
-fn ast_path_text(p: &ast::Path) -> String {
-    p.segments.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join("::")
+    /// Templates: the registry, the template arguments in scope, the instantiation
+    /// chain (`template.rs`).
+    pub(crate) tpl: template::Templates,
 }
 
 fn qualify(ns: &[String], name: &str) -> String {
@@ -135,6 +136,10 @@ pub(crate) fn attr_align(ck: &mut Checker, attrs: &[ast::Attribute]) -> Option<u
 
 impl<'o> Checker<'o> {
     pub fn new(opts: &'o SemaOptions) -> Self {
+        Checker::with_opts(std::borrow::Cow::Borrowed(opts))
+    }
+
+    fn with_opts(opts: std::borrow::Cow<'o, SemaOptions>) -> Self {
         Checker {
             prog: Program::default(),
             diags: Vec::new(),
@@ -149,16 +154,24 @@ impl<'o> Checker<'o> {
             silent: 0,
             ns_stack_saved: Vec::new(),
             usings: Vec::new(),
+            tpl: template::Templates::default(),
         }
+    }
+
+    /// A checker that owns its options (kept between checking and lowering).
+    pub fn new_owned(opts: SemaOptions) -> Checker<'static> {
+        Checker::with_opts(std::borrow::Cow::Owned(opts))
     }
 
     pub fn err(&mut self, span: Span, msg: impl Into<String>) {
         if self.silent == 0 {
-            self.diags.push(Diagnostic::error(span, msg));
+            let d = self.with_instantiation_notes(Diagnostic::error(span, msg));
+            self.diags.push(d);
         }
     }
     pub fn diag(&mut self, d: Diagnostic) {
         if self.silent == 0 {
+            let d = self.with_instantiation_notes(d);
             self.diags.push(d);
         }
     }
@@ -211,47 +224,9 @@ impl<'o> Checker<'o> {
             }
             ast::ItemKind::Pragma(_) => {}
             ast::ItemKind::Template { .. } => self.template_item(it),
-            // Instantiates a template: the template itself is refused (above).
+            // `template __global__ void k<float>(float*);`: the host compiler emits the
+            // stub, so the instance is requested from the host object like any other.
             ast::ItemKind::ExplicitInstantiation { .. } => {}
-        }
-    }
-
-    /// Templates are parsed but not instantiated yet: a kernel template is refused where
-    /// it is declared (the host code launches its instantiations), and the names of other
-    /// templates are remembered so that a use from device code says why it fails.
-    fn template_item(&mut self, it: &ast::Item) {
-        let head = Span::new(it.span.lo, it.span.lo.saturating_add(8).min(it.span.hi));
-        let d = Diagnostic::error(head, "templates in device code are not supported yet");
-        fn inner(it: &ast::Item) -> &ast::Item {
-            match &it.kind {
-                ast::ItemKind::Template { item, .. } => inner(item),
-                _ => it,
-            }
-        }
-        let mut names = Vec::new();
-        let mut kernel = false;
-        match &inner(it).kind {
-            ast::ItemKind::FunctionDef(f) => {
-                kernel = f.spec.cuda.global;
-                names.extend(f.declarator.name.iter().map(ast_path_text));
-            }
-            ast::ItemKind::Decl(d) => {
-                kernel = d.spec.cuda.global;
-                if let ast::TypeSpec::Record(ast::RecordSpec { name: Some(n), .. }) = &d.spec.ty {
-                    names.push(n.name.clone());
-                }
-                names.extend(d.declarators.iter().filter_map(|i| i.declarator.name.as_ref()).map(ast_path_text));
-            }
-            _ => {}
-        }
-        if kernel && !it.in_system_header {
-            self.diag(d.clone());
-        }
-        for n in names {
-            let q = qualify(&self.ns, &n);
-            if !self.names.contains_key(&q) {
-                self.skipped.insert(q, (ast::SkipReason::Unsupported, Some(d.clone()), it.span));
-            }
         }
     }
 
@@ -570,9 +545,30 @@ impl<'o> Checker<'o> {
         out
     }
 
-    pub(crate) fn lookup(&self, path: &ast::Path) -> Option<Sym> {
+    /// What a name means. Template-ids and names inside template specializations
+    /// (`Vec<float>::size`, `T::value_type`) are resolved first (`template.rs`), which
+    /// may instantiate class templates.
+    pub(crate) fn lookup(&mut self, path: &ast::Path) -> Option<Sym> {
+        match self.canonical_path(path) {
+            template::Canon::Same => self.lookup_plain(path),
+            template::Canon::Path(p) => self.lookup_plain(&p),
+            template::Canon::Sym(s) => s,
+        }
+    }
+
+    pub(crate) fn lookup_tag(&mut self, path: &ast::Path) -> Option<Tag> {
+        match self.canonical_path(path) {
+            template::Canon::Same => self.lookup_tag_plain(path),
+            template::Canon::Path(p) => self.lookup_tag_plain(&p),
+            template::Canon::Sym(Some(Sym::Typedef(QTy { ty: Ty::Record(r), .. }))) => Some(Tag::Record(r)),
+            template::Canon::Sym(_) => None,
+        }
+    }
+
+    /// `lookup` for a path without template arguments.
+    pub(crate) fn lookup_plain(&self, path: &ast::Path) -> Option<Sym> {
         if path.has_template_args() {
-            return None; // See `lookup_skipped`.
+            return None;
         }
         if path.segments.len() == 1 && !path.global {
             if let Some(f) = &self.fcx {
@@ -581,6 +577,12 @@ impl<'o> Checker<'o> {
                         return Some(v.clone());
                     }
                 }
+            }
+            // Template parameters of the template being instantiated.
+            if let Some(s) = self.template_param_sym(&path.last().name) {
+                return Some(s);
+            }
+            if let Some(f) = &self.fcx {
                 // Class scope: the class and its bases.
                 if let Some(c) = f.class {
                     for k in self.class_chain(c) {
@@ -594,7 +596,7 @@ impl<'o> Checker<'o> {
         // `Base::member` through a derived class: `D::f` where `f` is `B`'s.
         if path.segments.len() >= 2 {
             let prefix = ast::Path::new(path.global, path.segments[..path.segments.len() - 1].to_vec(), path.span);
-            if let Some(Tag::Record(r)) = self.lookup_tag(&prefix) {
+            if let Some(Tag::Record(r)) = self.lookup_tag_plain(&prefix) {
                 for k in self.class_chain(r) {
                     if let Some(s) = self.names.get(&qualify(&self.class_ns(k), &path.last().name)) {
                         return Some(s.clone());
@@ -610,9 +612,9 @@ impl<'o> Checker<'o> {
         None
     }
 
-    pub(crate) fn lookup_tag(&self, path: &ast::Path) -> Option<Tag> {
+    pub(crate) fn lookup_tag_plain(&self, path: &ast::Path) -> Option<Tag> {
         if path.has_template_args() {
-            return None; // See `lookup_skipped`.
+            return None;
         }
         if path.segments.len() == 1 && !path.global {
             if let Some(f) = &self.fcx {
@@ -633,10 +635,8 @@ impl<'o> Checker<'o> {
 
     pub(crate) fn lookup_skipped(&self, path: &ast::Path) -> Option<(ast::SkipReason, Option<Diagnostic>, Span)> {
         if path.has_template_args() {
-            // A template-id (`f<int>`, `Vec<float>`, `S<T>::value`): templates are not
-            // instantiated yet, so nothing it names can be used.
-            let d = Diagnostic::error(path.span, "templates in device code are not supported yet");
-            return Some((ast::SkipReason::Unsupported, Some(d), path.span));
+            // Template-ids are resolved (and their errors reported) in `template.rs`.
+            return None;
         }
         for c in self.candidates(path) {
             if let Some(s) = self.skipped.get(&c) {
@@ -857,7 +857,15 @@ impl<'o> Checker<'o> {
                 id
             }
         };
-        let Some(members) = &rs.members else { return id };
+        self.define_record(id, rs);
+        id
+    }
+
+    /// The members and layout of record `id` from its definition `rs` (no-op for a
+    /// declaration without a body).
+    pub(crate) fn define_record(&mut self, id: RecId, rs: &ast::RecordSpec) {
+        let is_union = rs.kind == ast::RecordKind::Union;
+        let Some(members) = &rs.members else { return };
         let mut fields = self.class_body(id, rs, members);
         let min_align = attr_align(self, &rs.attrs).unwrap_or(1);
         // Member alignment attributes raise the field's alignment: approximate by the record's.
@@ -877,7 +885,6 @@ impl<'o> Checker<'o> {
         r.size = size.max(if size == 0 { 1 } else { 0 });
         r.align = align;
         self.finish_class(id, rs.span);
-        id
     }
 
     /// The width of a bit-field of type `ty` (checked as C++ compilers do).
@@ -993,9 +1000,13 @@ impl<'o> Checker<'o> {
         let mut work: Vec<FnId> = Vec::new();
         for (i, f) in self.prog.functions.iter().enumerate() {
             if f.def.is_some() && !f.in_system_header && matches!(f.space, ExecSpace::Global | ExecSpace::Device) {
-                work.push(FnId(i as u32));
+                // Specializations of templates are checked only where they are used.
+                if !self.tpl.is_instance(FnId(i as u32)) {
+                    work.push(FnId(i as u32));
+                }
             }
         }
+        work.extend(self.tpl.requested_roots());
         let mut done = vec![false; self.prog.functions.len()];
         while let Some(id) = work.pop() {
             if done.get(id.0 as usize).copied().unwrap_or(true) {
@@ -1005,7 +1016,7 @@ impl<'o> Checker<'o> {
             if self.prog.functions[id.0 as usize].def.is_none() {
                 continue;
             }
-            self.check_function(id);
+            self.check_function_in_context(id);
             if let Some(b) = &self.prog.functions[id.0 as usize].body {
                 for c in &b.calls {
                     work.push(*c);

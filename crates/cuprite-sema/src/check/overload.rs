@@ -215,7 +215,12 @@ impl<'o> Checker<'o> {
                     return false;
                 }
             }
-            // Equal sequences: CUDA prefers a function of the caller's execution space.
+            // Equal sequences: a non-template over a template specialization, the more
+            // specialized template ([over.match.best]).
+            if let Some(b) = this.template_tiebreak(a.0, b.0) {
+                return b;
+            }
+            // CUDA prefers a function of the caller's execution space.
             let sa = this.prog.functions[a.0 .0 as usize].space;
             let sb = this.prog.functions[b.0 .0 as usize].space;
             let pref = |s: ExecSpace| match (device_caller, s) {

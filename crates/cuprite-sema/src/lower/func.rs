@@ -67,7 +67,10 @@ pub(super) fn lower_function(m: &mut ModLower, id: FnId) -> ir::Function {
     let body = hf.body.as_ref().unwrap();
     let kind = if hf.space == ExecSpace::Global {
         ir::FunctionKind::Kernel {
-            stub_symbol: crate::mangle::mangle_function(&m.prog.types, &hf.scope, &hf.name, &hf.sig.params, hf.sig.variadic, hf.extern_c),
+            stub_symbol: match m.prog.stub_symbols.get(&id) {
+                Some(s) => s.clone(),
+                None => crate::mangle::mangle_function(&m.prog.types, &hf.scope, &hf.name, &hf.sig.params, hf.sig.variadic, hf.extern_c),
+            },
             max_threads: hf.launch_bounds.0,
             min_blocks: hf.launch_bounds.1,
         }
