@@ -104,6 +104,8 @@ pub enum ItemKind {
     Skipped { names: Vec<String>, reason: SkipReason, error: Option<crate::diag::Diagnostic> },
     /// `#pragma` at file scope (text after `#pragma`).
     Pragma(String),
+    /// `using namespace n;`, `using n::f;`, `namespace a = b::c;` at namespace scope.
+    Using(Using),
     /// `template <params> item` (C++ template declaration). `item` is what is templated:
     /// - a function (declaration or definition, `__global__`/`__device__` ones too):
     ///   `ItemKind::FunctionDef`/`Decl`;
@@ -503,6 +505,49 @@ pub enum StmtKind {
     /// `#pragma ...` inside a function (text after `#pragma`), e.g. `unroll 4`.
     Pragma(String),
     Empty,
+    /// `for (decl : range) body`: `decl` has one declarator and no initializer.
+    RangeFor { decl: Declaration, range: Expr, body: Box<Stmt> },
+    /// `using namespace n;`, `using n::f;`, `namespace a = b::c;` in a block.
+    Using(Using),
+}
+
+/// A using-directive, using-declaration or namespace alias (file or block scope).
+#[derive(Clone, Debug)]
+pub enum Using {
+    /// `using namespace a::b;`
+    Directive(Path),
+    /// `using a::b::name;`
+    Decl(Path),
+    /// `namespace name = a::b;`
+    NamespaceAlias { name: Ident, target: Path },
+}
+
+/// A lambda expression. `params` is `None` when the parameter list is left out (`[]{}`).
+#[derive(Clone, Debug)]
+pub struct Lambda {
+    /// `[=]` (`Some(false)`) or `[&]` (`Some(true)`).
+    pub default_capture: Option<bool>,
+    pub captures: Vec<Capture>,
+    pub params: Option<FunctionDeclarator>,
+    pub is_mutable: bool,
+    pub is_constexpr: bool,
+    /// `__device__` / `__host__` written on the lambda (extended lambdas).
+    pub cuda: CudaQuals,
+    pub ret: Option<Box<TypeName>>,
+    pub body: Block,
+    /// The introducer `[...]`.
+    pub intro_span: Span,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Capture {
+    /// `x` (by copy) or `&x`.
+    Var { name: Ident, by_ref: bool },
+    /// `this` (the object by reference) or `*this` (by copy).
+    This { copy: bool, span: Span },
+    /// `y = expr` or `&y = expr`.
+    Init { name: Ident, by_ref: bool, init: Initializer },
 }
 
 // ---------------------------------------------------------------------------------------
@@ -615,6 +660,8 @@ pub enum ExprKind {
     InitList(Vec<InitItem>),
     /// `this` (C++ member functions).
     This,
+    /// A lambda expression `[captures] (params) mutable -> T { body }`.
+    Lambda(Box<Lambda>),
     /// A pack expansion `e...` in a call's arguments (`f(args...)`, `g(h(xs)...)`), a
     /// braced list or a constructor initializer (`Base(args...)`). Only in templates.
     PackExpansion(Box<Expr>),

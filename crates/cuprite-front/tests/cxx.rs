@@ -55,7 +55,7 @@ fn class_members() {
 #[test]
 fn host_member_functions_that_fail_do_not_sink_the_class() {
     let r = parse_ok(
-        "struct H { int v; int get() const { return [this]{ return v; }(); } __device__ int dev() { return v; } };\n\
+        "struct H { int v; int get() const { return ({ v; }); } __device__ int dev() { return v; } };\n\
          __device__ int use(H h) { return h.dev(); }\n",
     );
     let ItemKind::Decl(d) = &r.tu.items[0].kind else { panic!() };

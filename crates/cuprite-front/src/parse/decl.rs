@@ -807,7 +807,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `( params )` of a function declarator.
-    fn parse_params(&mut self) -> PResult<FunctionDeclarator> {
+    pub(super) fn parse_params(&mut self) -> PResult<FunctionDeclarator> {
         let start = self.pos;
         self.expect("(")?;
         let mut fd = FunctionDeclarator::default();

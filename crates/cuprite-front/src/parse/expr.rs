@@ -420,7 +420,7 @@ impl<'a> Parser<'a> {
                     let (items, span) = self.parse_init_list()?;
                     Ok(mk(ExprKind::InitList(items), span))
                 }
-                "[" => Err(self.err_here("lambda expressions in device code are not supported yet")),
+                "[" => self.parse_lambda(),
                 "::" => self.parse_name_expr(),
                 _ => Err(self.err_here(format!("expected an expression before {}", self.describe()))),
             },

@@ -85,18 +85,12 @@ impl<'a> Parser<'a> {
                 let (cond, message) = p.parse_static_assert()?;
                 Ok(ItemKind::StaticAssert { cond, message })
             })),
-            "using" => {
-                let r = self.parse_or_skip(start, |p| {
-                    Ok(match p.parse_using()? {
-                        Some(d) => ItemKind::Decl(d),
-                        None => ItemKind::Skipped { names: Vec::new(), reason: SkipReason::HostOnly, error: None },
-                    })
-                });
-                match r.kind {
-                    ItemKind::Skipped { ref names, error: None, .. } if names.is_empty() => None,
-                    _ => Some(r),
-                }
-            }
+            "using" => Some(self.parse_or_skip(start, |p| {
+                Ok(match p.parse_using_any()? {
+                    Ok(d) => ItemKind::Decl(d),
+                    Err(u) => ItemKind::Using(u),
+                })
+            })),
             "_Pragma" if self.nth_is(1, "(") => Some(self.parse_or_skip(start, |p| Ok(ItemKind::Pragma(p.parse_pragma_operator()?)))),
             "asm" | "__asm__" | "__asm" => {
                 // File-scope `asm("...")`: host-only.
@@ -139,6 +133,11 @@ impl<'a> Parser<'a> {
     fn declaration_item(&mut self, start: usize) -> Item {
         let scan = self.scan_item(start);
         if scan.is_function_def && !scan.device {
+            if !self.sm.is_system_header(self.tok(start).lo) {
+                if let Some(d) = self.find_extended_lambda(start, scan.end) {
+                    self.diags.push(d);
+                }
+            }
             let names = self.item_names(start, scan.end);
             self.pos = scan.end;
             return self.item(ItemKind::Skipped { names, reason: SkipReason::HostOnly, error: None }, start);
@@ -242,12 +241,9 @@ impl<'a> Parser<'a> {
         if self.parse_attributes(&mut attrs).is_err() {
             return self.failed_namespace(start);
         }
-        if self.is("=") {
-            // Namespace alias: nothing for the device front-end.
-            let scan = self.scan_item(start);
-            self.pos = scan.end;
-            let names = names.into_iter().map(|n| n.name).collect();
-            return self.item(ItemKind::Skipped { names, reason: SkipReason::HostOnly, error: None }, start);
+        if self.is("=") && names.len() == 1 {
+            let name = names.pop().unwrap();
+            return self.parse_or_skip(start, |p| Ok(ItemKind::Using(p.parse_namespace_alias(name)?)));
         }
         if !self.is("{") {
             return self.failed_namespace(start);
@@ -344,8 +340,14 @@ impl<'a> Parser<'a> {
         (from..to).map(|i| self.text_of(self.tok(i))).find(|s| *s == name)
     }
 
-    /// `using namespace n;`, `using T = type;`, `using ns::name;`.
+    /// `using namespace n;`, `using T = type;`, `using ns::name;`: the alias
+    /// declaration, if it is one.
     pub(super) fn parse_using(&mut self) -> PResult<Option<Declaration>> {
+        Ok(self.parse_using_any()?.ok())
+    }
+
+    /// `using namespace n;`, `using T = type;` (a typedef), `using ns::name;`.
+    pub(super) fn parse_using_any(&mut self) -> PResult<Result<Declaration, Using>> {
         let start = self.pos;
         self.bump(); // `using`
         if self.eat("namespace") {
@@ -353,10 +355,10 @@ impl<'a> Parser<'a> {
                 return Err(self.err_here(format!("expected a namespace name before {}", self.describe())));
             };
             let joined = segs.join("::");
-            self.take_path(len);
+            let path = self.take_path(len);
             self.expect_after(";", "using-directive")?;
             self.using_namespaces.insert(joined);
-            return Ok(None);
+            return Ok(Err(Using::Directive(path)));
         }
         if self.is_ident() && (self.nth_is(1, "=") || (self.nth_is(1, "[") && self.nth_is(2, "["))) {
             let name = self.ident()?;
@@ -376,7 +378,7 @@ impl<'a> Parser<'a> {
                 attrs,
                 span: ty.declarator.span,
             };
-            return Ok(Some(Declaration {
+            return Ok(Ok(Declaration {
                 spec,
                 declarators: vec![InitDeclarator { declarator, init: None, bit_width: None }],
                 span: self.span_from(start),
@@ -389,12 +391,48 @@ impl<'a> Parser<'a> {
         };
         let kind = self.lookup_path(global, &segs);
         let last: &'a str = segs[segs.len() - 1];
-        self.take_path(len);
+        let path = self.take_path(len);
         self.expect_after(";", "using-declaration")?;
         if let Some(k) = kind {
             self.declare(last, k);
         }
-        Ok(None)
+        Ok(Err(Using::Decl(path)))
+    }
+
+    /// After `namespace name`: `= a::b;` (a namespace alias). The names the parser knows
+    /// in `a::b` become known through `name::` too.
+    pub(super) fn parse_namespace_alias(&mut self, name: Ident) -> PResult<Using> {
+        self.expect("=")?;
+        let Some((global, segs, len)) = self.peek_path() else {
+            return Err(self.err_here(format!("expected a namespace name before {}", self.describe())));
+        };
+        let mut target = segs.join("::");
+        if !global {
+            // Relative to the enclosing namespaces: the innermost that has names under it.
+            for k in (1..=self.ns_path.len()).rev() {
+                let full = format!("{}::{}", self.ns_path[..k].join("::"), target);
+                let prefix = format!("{full}::");
+                if self.qualified.keys().any(|q| q.starts_with(&prefix)) {
+                    target = full;
+                    break;
+                }
+            }
+        }
+        let path = self.take_path(len);
+        self.expect_after(";", "namespace alias")?;
+        let mut alias = self.ns_path.join("::");
+        if !alias.is_empty() {
+            alias.push_str("::");
+        }
+        alias.push_str(&name.name);
+        let prefix = format!("{target}::");
+        let copies: Vec<(String, NameKind)> = self
+            .qualified
+            .iter()
+            .filter_map(|(q, k)| q.strip_prefix(&prefix).map(|rest| (format!("{alias}::{rest}"), *k)))
+            .collect();
+        self.qualified.extend(copies);
+        Ok(Using::NamespaceAlias { name, target: path })
     }
 
     // ----- class bodies -------------------------------------------------------------

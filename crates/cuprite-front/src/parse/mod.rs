@@ -11,6 +11,7 @@
 mod decl;
 mod expr;
 mod items;
+mod lambda;
 mod skip;
 mod stmt;
 mod templates;

@@ -184,6 +184,11 @@ impl<'a> Parser<'a> {
                 }
                 "template" => return Err(self.err_here("templates in device code are not supported yet")),
                 "using" => return self.parse_block_using(start),
+                "namespace" if self.nth_kind(1) == TokKind::Ident && self.nth_is(2, "=") => {
+                    self.bump();
+                    let name = self.ident()?;
+                    StmtKind::Using(self.parse_namespace_alias(name)?)
+                }
                 "__extension__" => {
                     self.bump();
                     return self.parse_stmt();
@@ -285,7 +290,24 @@ impl<'a> Parser<'a> {
             let spec = self.parse_decl_spec(DeclCtx::Block)?;
             let first = self.parse_declarator(NameReq::Named, DeclCtx::Block)?;
             if self.is(":") {
-                return Err(self.err_here("range-based for loops are not supported yet"));
+                // `for (decl : range) body`
+                self.bump();
+                self.declare_declarator(&spec, &first);
+                let range = if self.is("{") {
+                    let (items, span) = self.parse_init_list()?;
+                    Expr { kind: ExprKind::InitList(items), span }
+                } else {
+                    self.parse_expr()?
+                };
+                self.expect(")")?;
+                let span = self.span_from(init_start);
+                let decl = Declaration {
+                    spec,
+                    declarators: vec![InitDeclarator { declarator: first, init: None, bit_width: None }],
+                    span,
+                };
+                let body = Box::new(self.parse_sub_stmt()?);
+                return Ok(StmtKind::RangeFor { decl, range, body });
             }
             let declarators = self.parse_init_declarators(&spec, first, DeclCtx::Block)?;
             self.expect_after(";", "declaration")?;
@@ -354,9 +376,9 @@ impl<'a> Parser<'a> {
 
     /// `using namespace x;` (no effect on the tree) or `using T = type;` (a typedef).
     fn parse_block_using(&mut self, start: usize) -> PResult<Stmt> {
-        match self.parse_using()? {
-            Some(decl) => Ok(Stmt { span: decl.span, kind: StmtKind::Decl(decl) }),
-            None => Ok(Stmt { kind: StmtKind::Empty, span: self.span_from(start) }),
+        match self.parse_using_any()? {
+            Ok(decl) => Ok(Stmt { span: decl.span, kind: StmtKind::Decl(decl) }),
+            Err(u) => Ok(Stmt { kind: StmtKind::Using(u), span: self.span_from(start) }),
         }
     }
 

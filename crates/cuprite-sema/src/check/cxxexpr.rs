@@ -128,6 +128,11 @@ impl<'o> Checker<'o> {
     /// `f(args)` where `f` is an object of class type: `f.operator()(args)`.
     pub(crate) fn call_object(&mut self, f: Expr, args: Vec<Expr>, callee_span: Span, sp: Span) -> Expr {
         let Ty::Record(r) = f.ty.ty else { return Expr::error(sp) };
+        // A generic lambda: its call operator for these arguments.
+        if let Some(g) = self.generic_lambda_call(r, &args, sp) {
+            let Some(fid) = g else { return Expr::error(sp) };
+            return self.method_call(f, vec![fid], "operator()", args, callee_span, sp);
+        }
         let cands = self.lookup_methods(r, "operator()");
         if cands.is_empty() {
             self.err(callee_span, format!("type '{}' does not provide a call operator", self.show(&f.ty.unqual())));

@@ -323,7 +323,9 @@ impl<'o> Checker<'o> {
     }
 
     fn shadowed_locally(&self, name: &str) -> bool {
-        self.fcx.as_ref().is_some_and(|f| f.scopes.iter().any(|s| s.names.contains_key(name)))
+        // Functions named by a block-scope using-declaration are not objects.
+        self.fcx.as_ref().is_some_and(|f| f.scopes.iter().any(|s| s.names.get(name).is_some_and(|s| !matches!(s, Sym::Funcs(_)))))
+            || self.lambda_captures_name(name)
     }
 
     fn special_var(&self, e: &ast::Expr) -> Option<SpecialVar> {
@@ -461,6 +463,7 @@ impl<'o> Checker<'o> {
                 Expr::error(sp)
             }
             ast::ExprKind::This => self.this_expr(sp),
+            ast::ExprKind::Lambda(l) => self.lambda_expr(l, sp),
             // Only templates have packs; member template-ids name templates.
             ast::ExprKind::PackExpansion(_)
             | ast::ExprKind::Fold { .. }
@@ -583,6 +586,12 @@ impl<'o> Checker<'o> {
             if let (Some((v, rec)), true) = (sv, self.fcx.is_some()) {
                 let r = self.special_rec(rec);
                 return Expr::new(ExprKind::SpecialVec(v), QTy::new(Ty::Record(r)), false, sp);
+            }
+        }
+        if p.segments.len() == 1 && !p.global {
+            // A capture, in a lambda's body.
+            if let Some(e) = self.lambda_capture_ref(&n, sp) {
+                return e;
             }
         }
         if p.segments.len() == 1 && !p.global && !self.shadowed_locally(&n) {

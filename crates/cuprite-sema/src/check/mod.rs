@@ -10,6 +10,9 @@ mod cxxexpr;
 mod expr;
 mod overload;
 mod init;
+mod lambda;
+mod names;
+mod rangefor;
 mod stmt;
 pub(crate) mod template;
 mod deduce;
@@ -103,6 +106,8 @@ pub struct Checker<'o> {
     ns_stack_saved: Vec<Vec<String>>,
     /// Namespaces nominated by `using namespace` (file scope).
     pub(crate) usings: Vec<Vec<String>>,
+    /// Namespace aliases, lambdas (`names.rs`, `lambda.rs`).
+    pub(crate) cxx: names::CxxState,
     /// Templates: the registry, the template arguments in scope, the instantiation
     /// chain (`template.rs`).
     pub(crate) tpl: template::Templates,
@@ -154,6 +159,7 @@ impl<'o> Checker<'o> {
             silent: 0,
             ns_stack_saved: Vec::new(),
             usings: Vec::new(),
+            cxx: names::CxxState::default(),
             tpl: template::Templates::default(),
         }
     }
@@ -198,15 +204,14 @@ impl<'o> Checker<'o> {
             ast::ItemKind::Decl(d) => self.file_decl(d),
             ast::ItemKind::FunctionDef(f) => self.declare_function(&f.spec, &f.declarator, Some(f), f.span),
             ast::ItemKind::Namespace { name, items } => {
-                let pushed = name.is_some();
-                if let Some(n) = name {
-                    self.ns.push(n.name.clone());
+                match name {
+                    Some(n) => self.ns.push(n.name.clone()),
+                    None => self.enter_anonymous_namespace(),
                 }
                 self.items(items);
-                if pushed {
-                    self.ns.pop();
-                }
+                self.ns.pop();
             }
+            ast::ItemKind::Using(u) => self.using(u, it.span),
             ast::ItemKind::LinkageSpec { lang, items } => {
                 let saved = self.extern_c;
                 self.extern_c = lang == "C";
@@ -538,6 +543,7 @@ impl<'o> Checker<'o> {
         for u in &self.usings {
             out.push(qualify(u, &rel));
         }
+        out.extend(self.alias_candidates(path));
         // `std::sqrt` and friends: the global builtin.
         if path.segments.len() == 2 && path.segments[0].name == "std" {
             out.push(path.segments[1].name.clone());

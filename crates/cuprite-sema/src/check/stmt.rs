@@ -12,6 +12,7 @@ impl<'o> Checker<'o> {
         let f = &self.prog.functions[id.0 as usize];
         let pretty = pretty_signature(&self.prog.types, f);
         let saved_ns = std::mem::replace(&mut self.ns, f.scope.clone());
+        let names_mark = self.names_mark();
         let saved_sys = self.in_system_header;
         self.in_system_header = f.in_system_header;
         self.fcx = Some(FnCx {
@@ -41,6 +42,7 @@ impl<'o> Checker<'o> {
             nrvo: None,
         });
         let method = f.cxx.method.clone();
+        self.lambda_enter(id);
         let mut nparams = 0;
         if let Some(m) = method.as_ref().filter(|m| !m.is_static) {
             let t = QTy::new(Ty::ptr(QTy { ty: Ty::Record(m.class), c: m.is_const, v: false }));
@@ -104,6 +106,7 @@ impl<'o> Checker<'o> {
         });
         self.prog.functions[id.0 as usize].def = None;
         self.ns = saved_ns;
+        self.names_restore(names_mark);
         self.in_system_header = saved_sys;
     }
 
@@ -139,12 +142,12 @@ impl<'o> Checker<'o> {
         }
     }
 
-    fn push_scope(&mut self) {
+    pub(crate) fn push_scope(&mut self) {
         let f = self.fcx.as_mut().unwrap();
         f.scopes.push(Scope::default());
         f.dtor_scopes.push(Vec::new());
     }
-    fn pop_scope(&mut self) {
+    pub(crate) fn pop_scope(&mut self) {
         let f = self.fcx.as_mut().unwrap();
         f.scopes.pop();
         f.dtor_scopes.pop();
@@ -183,7 +186,7 @@ impl<'o> Checker<'o> {
 
     /// Statements for a full-expression statement followed by the destruction of its
     /// temporaries (reverse order of construction).
-    fn with_temps(&mut self, mark: usize, s: Stmt) -> Stmt {
+    pub(crate) fn with_temps(&mut self, mark: usize, s: Stmt) -> Stmt {
         let temps: Vec<LocalId> = self.fcx.as_mut().unwrap().temps.drain(mark..).collect();
         if temps.is_empty() {
             return s;
@@ -429,6 +432,7 @@ impl<'o> Checker<'o> {
                     Some(e) => {
                         let mark = self.fcx.as_ref().unwrap().temps.len();
                         let v = self.expr(e);
+                        let ret = self.deduce_return(&v, ret);
                         if ret.ty == Ty::Void {
                             if v.ty.ty != Ty::Void && !v.is_error() {
                                 self.err(e.span, format!("void function '{name}' should not return a value"));
@@ -485,6 +489,11 @@ impl<'o> Checker<'o> {
                 StmtKind::Empty
             }
             ast::StmtKind::Pragma(_) | ast::StmtKind::Empty => StmtKind::Empty,
+            ast::StmtKind::RangeFor { decl, range, body } => self.range_for(decl, range, body, sp),
+            ast::StmtKind::Using(u) => {
+                self.using(u, sp);
+                StmtKind::Empty
+            }
         };
         st(kind, sp)
     }
