@@ -212,10 +212,22 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        // An out-of-class member (`S::f`, `Vec<T>::sum`): the class's member types are
+        // in scope in the body.
+        let outer = self.ns_path.len();
+        if let Some(p) = declarator.name.as_ref().filter(|p| p.segments.len() > 1) {
+            for seg in &p.segments[..p.segments.len() - 1] {
+                let text = self.src.get(seg.span.lo as usize..seg.span.hi as usize).unwrap_or("");
+                if text == seg.name {
+                    self.ns_path.push(text);
+                }
+            }
+        }
         self.push_scope();
         self.declare_params(&declarator);
         let body = self.parse_block_in_scope();
         self.pop_scope();
+        self.ns_path.truncate(outer);
         Ok(FunctionDef { spec, declarator, ctor_inits, body: body?, span: self.span_from(start) })
     }
 

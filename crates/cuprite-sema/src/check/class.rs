@@ -409,7 +409,7 @@ impl<'o> Checker<'o> {
     /// the class.
     pub(crate) fn define_member_out_of_class(&mut self, spec: &ast::DeclSpec, decl: &ast::Declarator, def: Option<&ast::FunctionDef>, span: Span) {
         let path = decl.name.as_ref().unwrap();
-        let prefix = ast::Path::new(path.global, path.segments[..path.segments.len() - 1].to_vec(), path.span);
+        let prefix = super::template::qualifier(path);
         let Some(Tag::Record(r)) = self.lookup_tag(&prefix) else {
             // `ns::f` defined outside its namespace, or an unknown class.
             if self.in_system_header {

@@ -254,6 +254,18 @@ impl<'o> Checker<'o> {
         let tparams = self.tpl.defs[t].params.clone();
         let fparams = self.template_fn_params(t);
         let mut b: HashMap<String, TArg> = HashMap::new();
+        // The parameters the explicit arguments give.
+        let mut explicit_names: Vec<String> = Vec::new();
+        let mut k = 0;
+        for p in &tparams {
+            if k >= explicit.len() {
+                break;
+            }
+            if let Some(n) = &p.name {
+                explicit_names.push(n.name.clone());
+            }
+            k += if p.pack { explicit.len() } else { 1 };
+        }
         // Too many arguments for a function without a pack or C varargs.
         let has_pack = fparams.iter().any(|p| p.declarator.pack);
         if !has_pack && args.len() > fparams.len() {
@@ -289,20 +301,24 @@ impl<'o> Checker<'o> {
                 break;
             }
             let Some(a) = args.get(i) else { break };
-            if !self.deduce_param(p, a, &tparams, &mut b) {
+            // Parameters given explicitly are not deduced: a pattern made of them only
+            // needs the argument to convert (checked by overload resolution).
+            let mut tb: HashMap<String, TArg> = HashMap::new();
+            let ok = self.deduce_param(p, a, &tparams, &mut tb);
+            if !ok {
+                if single_name(&p.spec).is_some_and(|n| explicit_names.iter().any(|e| e == n)) {
+                    continue;
+                }
                 return None;
             }
-        }
-        // Explicit arguments win over deduced ones (their parameters are not deduced).
-        let mut k = 0;
-        for p in &tparams {
-            if k >= explicit.len() {
-                break;
+            for (k, v) in tb {
+                if explicit_names.contains(&k) {
+                    continue;
+                }
+                if !bind_or_check(&mut b, &k, v) {
+                    return None;
+                }
             }
-            if let Some(n) = &p.name {
-                b.remove(&n.name);
-            }
-            k += if p.pack { explicit.len() } else { 1 };
         }
         let d = self.tpl.defs[t].clone();
         let (_, full) = self.bind_template_params(&tparams, explicit, &b, &d.outer, &d.scope, &d.name, sp, self.silent > 0)?;

@@ -277,6 +277,9 @@ impl<'o> Checker<'o> {
         for t in ids {
             self.silent += 1;
             let full = self.deduce_call(*t, explicit, hargs, sp);
+            if std::env::var_os("CUPRITE_DEBUG_TEMPLATES").is_some() {
+                eprintln!("deduce {}: {:?}", self.tpl.defs[*t].name, full.as_ref().map(|f| self.show_targs(f)));
+            }
             let f = full.and_then(|full| self.instantiate_function(*t, full, sp));
             self.silent -= 1;
             if let Some(f) = f {

@@ -274,7 +274,7 @@ impl<'o> Checker<'o> {
             }
             if name.segments.len() > 1 {
                 // `int C::count = 0;`: the definition of a static data member.
-                let prefix = ast::Path::new(name.global, name.segments[..name.segments.len() - 1].to_vec(), name.span);
+                let prefix = template::qualifier(name);
                 let ns = match self.lookup_tag(&prefix) {
                     Some(Tag::Record(r)) => self.class_ns(r),
                     _ => prefix.segments.iter().map(|s| s.name.clone()).collect(),

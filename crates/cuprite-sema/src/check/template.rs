@@ -202,6 +202,19 @@ pub(crate) fn item_name(it: &ast::Item) -> Option<ast::Path> {
     }
 }
 
+/// `A<T>::B` of `A<T>::B::f`, template arguments kept.
+pub(crate) fn qualifier(path: &ast::Path) -> ast::Path {
+    let n = path.segments.len() - 1;
+    let mut p = ast::Path::new(path.global, path.segments[..n].to_vec(), path.span);
+    if path.args.len() == path.segments.len() {
+        p.args = path.args[..n].to_vec();
+        if p.args.iter().all(Option::is_none) {
+            p.args.clear();
+        }
+    }
+    p
+}
+
 fn is_function_decl(d: &ast::Declaration) -> bool {
     d.declarators.first().is_some_and(|i| matches!(i.declarator.derived.first(), Some(ast::Derived::Function(_))))
 }
@@ -311,7 +324,7 @@ impl<'o> Checker<'o> {
 
     /// An out-of-class member definition of a class template (`Vec<T, N>::sum`).
     fn add_class_member(&mut self, name: &ast::Path, params: &[ast::TemplateParam], item: &ast::Item) {
-        let prefix = ast::Path::new(name.global, name.segments[..name.segments.len() - 1].to_vec(), name.span);
+        let prefix = qualifier(name);
         let t = self.find_templates(&prefix).and_then(|ids| ids.into_iter().find(|t| self.tpl.defs[*t].kind == TKind::Class));
         match t {
             Some(t) => self.tpl.defs[t].members.push((params.to_vec(), item.clone())),
@@ -556,7 +569,14 @@ impl<'o> Checker<'o> {
         for (i, p) in params.iter().enumerate() {
             let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| format!("<param{i}>"));
             let a = if p.pack {
-                let mut rest: Vec<TArg> = args[k.min(args.len())..].to_vec();
+                // (A complete argument list already has the pack as one argument.)
+                let mut rest: Vec<TArg> = Vec::new();
+                for a in &args[k.min(args.len())..] {
+                    match a {
+                        TArg::Pack(e) => rest.extend(e.iter().cloned()),
+                        o => rest.push(o.clone()),
+                    }
+                }
                 k = args.len();
                 if rest.is_empty() {
                     if let Some(TArg::Pack(d)) = pre.get(&pname) {
