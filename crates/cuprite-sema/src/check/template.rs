@@ -1023,19 +1023,44 @@ fn spec_score(args: &[ast::TemplateArg]) -> usize {
     args.iter().map(arg).sum()
 }
 
-/// Two function template declarations with the same parameter count (a declaration and
-/// its definition).
+/// Two function template declarations of the same function (a declaration and its
+/// definition): the same parameter list, by the shape of the parameter types.
 fn same_function_shape(a: &ast::Item, b: &ast::Item) -> bool {
-    fn params(it: &ast::Item) -> Option<usize> {
+    fn shape(it: &ast::Item) -> Option<Vec<String>> {
         let d = match &it.kind {
             ast::ItemKind::FunctionDef(f) => &f.declarator,
             ast::ItemKind::Decl(d) => &d.declarators.first()?.declarator,
             _ => return None,
         };
-        match d.derived.first() {
-            Some(ast::Derived::Function(fd)) => Some(fd.params.len()),
-            _ => None,
-        }
+        let Some(ast::Derived::Function(fd)) = d.derived.first() else { return None };
+        Some(
+            fd.params
+                .iter()
+                .map(|p| {
+                    let mut s = match &p.spec.ty {
+                        ast::TypeSpec::Named(n) => n.segments.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join("::"),
+                        ast::TypeSpec::Builtin(b) => format!("{b:?}"),
+                        _ => "?".to_string(),
+                    };
+                    if p.spec.cv.is_const {
+                        s.push_str(" const");
+                    }
+                    for x in &p.declarator.derived {
+                        s.push_str(match x {
+                            ast::Derived::Pointer { .. } => "*",
+                            ast::Derived::Reference { rvalue: false } => "&",
+                            ast::Derived::Reference { rvalue: true } => "&&",
+                            ast::Derived::Array(_) => "[]",
+                            ast::Derived::Function(_) => "()",
+                        });
+                    }
+                    if p.declarator.pack {
+                        s.push_str("...");
+                    }
+                    s
+                })
+                .collect(),
+        )
     }
-    params(a) == params(b)
+    shape(a) == shape(b)
 }
