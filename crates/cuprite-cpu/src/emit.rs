@@ -177,9 +177,9 @@ impl<'m> ModCx<'m> {
             ),
         ];
         self.emit_structs(&mut items);
-        self.emit_globals(&mut items);
 
-        // Device functions that are not inlined: prototypes, then bodies.
+        // Device functions that are not inlined: prototypes (before the variables, whose
+        // initializers may hold their addresses), then bodies.
         let mut devfns = Vec::new();
         for (i, f) in self.m.functions.iter().enumerate() {
             let id = FuncId(i as u32);
@@ -194,6 +194,9 @@ impl<'m> ModCx<'m> {
                 let (ret, name, params, attrs) = self.devfn_head(*id);
                 items.push(Item::Func { storage: "static", attrs, ret, name, params, body: None });
             }
+        }
+        self.emit_globals(&mut items);
+        if !devfns.is_empty() {
             for id in &devfns {
                 items.push(Item::Blank);
                 let body = self.device_function_body(*id);
@@ -388,6 +391,22 @@ impl<'m> ModCx<'m> {
                 let base = id(self.global_names[global.index()].clone()).addr().cast(CType::named("char").ptr());
                 let e = if *offset == 0 { base } else { base.bin("+", lit(offset.to_string())) };
                 Initializer::Expr(e.cast(self.ctype(ty)))
+            }
+            Init::FuncAddr(f) => {
+                if f.index() >= self.m.functions.len() || matches!(self.m.function(*f).kind, FunctionKind::Kernel { .. }) {
+                    return Err(err("internal error: a constant initializer holds the address of a kernel or an unknown function", loc));
+                }
+                if self.bset.contains(f) {
+                    return Err(err(
+                        format!(
+                            "the address of `{}` is taken, but it contains __syncthreads() or a warp operation; barriers and warp operations in functions called through pointers are not supported",
+                            self.m.function(*f).name
+                        ),
+                        loc,
+                    ));
+                }
+                let e = id(self.func_names[f.index()].clone()).addr();
+                Initializer::Expr(if matches!(ty, Type::FnPtr(_)) { e } else { e.cast(self.ctype(ty)) })
             }
             Init::Aggregate(items) => match ty {
                 Type::Array(e, _) => {
@@ -1176,8 +1195,9 @@ fn local_decl(mc: &ModCx, l: &Local, name: &str) -> Stmt {
     if let Some(a) = l.align {
         let (_, na) = mc.m.layout(&l.ty);
         if a > na {
-            // `T name __attribute__((aligned(a)))`: fold into the name.
-            t = CType::Named(format!("__attribute__((aligned({a}))) {}", t.declare("")));
+            // `__attribute__((aligned(a))) __typeof__(T) name`: a type that also works for
+            // arrays (`alignas(W) unsigned char buf[sizeof(W)]`).
+            t = CType::Named(format!("__attribute__((aligned({a}))) __typeof__({})", t.declare("")));
         }
     }
     Stmt::decl(t, name, None)

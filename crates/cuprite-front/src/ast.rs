@@ -680,4 +680,12 @@ pub enum ExprKind {
     /// A member template-id: `obj.template get<2>()`, `p->f<int>(x)` (the name known as
     /// a member template), with its template arguments. (`Member` has no arguments.)
     MemberTemplateId { base: Box<Expr>, member: Ident, args: Vec<TemplateArg>, arrow: bool },
+    /// `new T`, `new T(args)`, `new T{...}`, `new T[n]`, `new T[n]{...}`, and placement
+    /// `new (args) T(...)`. `ty` is the type allocated (for `new T[n]` the element type
+    /// `T`; the outermost array bound, which need not be constant, is `array_len`).
+    /// `init` is `Initializer::Ctor` for `(...)` (empty: value-initialization) or
+    /// `Initializer::List` for `{...}`; `None` for default-initialization.
+    New { placement: Option<Vec<Expr>>, ty: Box<TypeName>, init: Option<Box<Initializer>>, array_len: Option<Box<Expr>> },
+    /// `delete expr` / `delete[] expr`.
+    Delete { array: bool, expr: Box<Expr> },
 }

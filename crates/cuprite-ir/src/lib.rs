@@ -210,6 +210,9 @@ pub enum Init {
     Aggregate(Vec<Init>),
     /// The address of a global plus a byte offset (`&table[3]`).
     GlobalAddr { global: GlobalId, offset: i64 },
+    /// The address of a device function (a function pointer, or an entry of a vtable
+    /// typed as a data pointer): `__device__ op_t table[] = {add, sub};`.
+    FuncAddr(FuncId),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -51,6 +51,9 @@ fn check_init(m: &Module, i: &Init, errs: &mut Vec<String>, name: &str) {
             errs.push(format!("global {name}: initializer refers to global #{} out of range", global.0))
         }
         Init::Aggregate(items) => items.iter().for_each(|x| check_init(m, x, errs, name)),
+        Init::FuncAddr(f) if f.index() >= m.functions.len() => {
+            errs.push(format!("global {name}: initializer refers to function #{} out of range", f.0))
+        }
         _ => {}
     }
 }

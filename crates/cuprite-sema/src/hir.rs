@@ -120,6 +120,60 @@ pub enum ExprKind {
     /// Initialize local `0` (a temporary sema made, destroyed by explicit destructor
     /// calls it emits later) with the initializer; the result is that local, an lvalue.
     LocalInit(LocalId, Box<Init>),
+    /// A function designator (an lvalue of function type): only ever converted to a
+    /// pointer (`FuncAddr`) or called; never lowered by itself.
+    FuncRef(FnId),
+    /// The address of a device function: a prvalue of pointer-to-function type.
+    FuncAddr(FnId),
+    /// A call through a pointer to function (`callee` is a prvalue of that type); the
+    /// arguments are converted to the parameter types.
+    CallPtr(Box<Expr>, Vec<Expr>),
+    /// A virtual call: `args[0]` is the object's address (a pointer to the class that
+    /// declares slot `slot`); the function is read from the object's vtable. `fid` is
+    /// the statically chosen function (the call without dispatch).
+    VirtualCall { fid: FnId, slot: u32, args: Vec<Expr> },
+    /// The address of class `0`'s vtable (`void **`): what constructors store in the vptr.
+    VTable(RecId),
+    /// `new`: see `NewExpr`. The value is the pointer to the (first) object.
+    New(Box<NewExpr>),
+    /// `delete` / `delete[]`: see `DeleteExpr`. Type `void`.
+    Delete(Box<DeleteExpr>),
+}
+
+/// A `new` expression, elaborated. Storage comes from `placement` (placement new:
+/// `new (p) T`) or from the device heap (`malloc`; a null result skips the
+/// initialization and is the value). For arrays, `count` elements (`unsigned long`);
+/// with `cookie`, the count is stored in the 8 bytes before the first element (the
+/// Itanium ABI's array cookie, for classes with non-trivial destructors).
+#[derive(Clone, Debug)]
+pub struct NewExpr {
+    pub placement: Option<Expr>,
+    pub elem: QTy,
+    pub count: Option<Expr>,
+    pub cookie: bool,
+    pub init: NewInit,
+}
+
+#[derive(Clone, Debug)]
+pub enum NewInit {
+    /// Default-initialization of trivial objects: nothing runs.
+    None,
+    /// Run this initializer on every element (on the object, without `count`).
+    Each(Init),
+    /// An initializer of the whole array `T[n]` (`n` the constant count): `new T[n]{...}`.
+    Whole(Init),
+}
+
+/// A `delete` expression: nothing happens for a null pointer; otherwise `destroy` runs
+/// for each element (in reverse order) with local `elem` holding its address, then the
+/// storage (starting at the cookie for arrays with one) is freed.
+#[derive(Clone, Debug)]
+pub struct DeleteExpr {
+    pub ptr: Expr,
+    pub array: bool,
+    pub cookie: bool,
+    pub elem: LocalId,
+    pub destroy: Vec<Stmt>,
 }
 
 impl Expr {
@@ -140,7 +194,9 @@ impl Expr {
         match &self.kind {
             LogAnd(..) | LogOr(..) | Cond(..) => true,
             Builtin(BuiltinKind::Barrier(_) | BuiltinKind::Warp(_), _) => true,
-            Builtin(_, args) | Call(_, args) => args.iter().any(|a| a.has_control_flow()),
+            Builtin(_, args) | Call(_, args) | VirtualCall { args, .. } => args.iter().any(|a| a.has_control_flow()),
+            CallPtr(f, args) => f.has_control_flow() || args.iter().any(|a| a.has_control_flow()),
+            New(_) | Delete(_) => true,
             Deref(e) | AddrOf(e) | Member(e, _, _) | Load(e) | Decay(e) | Cast(e) | Bitcast(e) | ToVoid(e) | Neg(e)
             | BitNot(e) | LNot(e) | Temp(e) => e.has_control_flow(),
             IncDec { expr, .. } => expr.has_control_flow(),
@@ -334,6 +390,19 @@ pub struct ClassInfo {
     pub dsize: u64,
     /// Not POD for the purpose of layout (its tail padding may be reused).
     pub non_pod: bool,
+    /// The class has a vptr (virtual functions of its own or of its base). The root of a
+    /// dynamic hierarchy has it as field 0 (unnamed, `void **`); derived classes share
+    /// their base's, so it is always at offset 0 (Itanium ABI, single inheritance).
+    pub dynamic: bool,
+    /// Vtable slots: the final overrider of each virtual function in this class (`None`
+    /// for a pure virtual function without a definition).
+    pub vtable: Vec<Option<FnId>>,
+    /// The slot of each virtual member function declared in this class.
+    pub virtual_slots: std::collections::HashMap<FnId, u32>,
+    /// Some virtual function has no final overrider here (pure): an abstract class.
+    pub is_abstract: bool,
+    /// Pure virtual functions (`= 0`) of this class and its bases.
+    pub pure: Vec<FnId>,
 }
 
 #[derive(Clone, Debug)]

@@ -40,3 +40,13 @@ fn same_as_gxx(name: &str) {
 fn classes_match_gxx() {
     same_as_gxx("classes");
 }
+
+/// Function pointers (tables, struct members, higher-order functions, comparison),
+/// virtual functions (pure, override/final, base-version calls, calls from constructors
+/// and non-virtual members, virtual destructors through base pointers), `new`/`delete`
+/// (scalars, class arrays destroyed in reverse order, value-init, brace init, null),
+/// placement new with explicit destructor calls (virtual ones too).
+#[test]
+fn dynamic_match_gxx() {
+    same_as_gxx("dynamic");
+}

@@ -630,7 +630,9 @@ impl<'a> Parser<'a> {
                 ptrs.push(Derived::Reference { rvalue: false });
             } else if self.eat("&&") {
                 ptrs.push(Derived::Reference { rvalue: true });
-            } else if self.is_ident() && self.nth_is(1, "::") && self.nth_is(2, "*") {
+            } else if (self.is_ident() && self.nth_is(1, "::") && self.nth_is(2, "*"))
+                || (self.is("(") && self.nth_kind(1) == TokKind::Ident && self.nth_is(2, "::") && self.nth_is(3, "*"))
+            {
                 return Err(self.err_here("pointers to members are not supported yet"));
             } else {
                 break;
@@ -971,6 +973,9 @@ impl<'a> Parser<'a> {
                 if self.eat("=") {
                     let zero = self.kind() == TokKind::Int && self.text() == "0";
                     if zero {
+                        // Kept as the initializer `0`: a pure virtual function.
+                        let sp = self.span();
+                        init = Some(Initializer::Expr(Expr { kind: ExprKind::IntLit { value: 0, suffix: IntSuffix::default(), radix: 8 }, span: sp }));
                         self.bump();
                     } else if !(self.eat("default") || self.eat("delete")) {
                         return Err(self.err_here(format!("expected '0', 'default' or 'delete' before {}", self.describe())));

@@ -291,9 +291,8 @@ impl<'a> Parser<'a> {
                     }
                     return Err(Diagnostic::error(self.span_from(start), format!("'{s}' of an expression is not supported yet")));
                 }
-                "new" | "delete" => {
-                    return Err(self.err_here(format!("'{s}' expressions in device code are not supported yet")));
-                }
+                "new" => return self.parse_new(),
+                "delete" => return self.parse_delete(),
                 "__extension__" => {
                     self.bump();
                     return self.parse_cast_nested();
@@ -331,6 +330,16 @@ impl<'a> Parser<'a> {
                     self.bump();
                     // `obj.template get<2>()`; `obj.f<int>()` for a known member template.
                     let kw = self.eat("template");
+                    if self.is("~") && self.nth_kind(1) == TokKind::Ident {
+                        // `p->~T()`: an explicit destructor call; the member is named `~T`.
+                        let lo = self.tok(self.pos).lo;
+                        self.bump();
+                        let id = self.ident()?;
+                        let member = Ident { name: format!("~{}", id.name), span: Span::new(lo, id.span.hi) };
+                        let span = e.span.to(member.span);
+                        e = mk(ExprKind::Member { base: Box::new(e), member, arrow }, span);
+                        continue;
+                    }
                     if matches!(self.text(), "~" | "operator") {
                         return Err(self.err_here(format!("'{}' after a member access is not supported yet", self.text())));
                     }

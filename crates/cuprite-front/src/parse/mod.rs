@@ -12,6 +12,7 @@ mod decl;
 mod expr;
 mod items;
 mod lambda;
+mod newdelete;
 mod skip;
 mod stmt;
 mod templates;

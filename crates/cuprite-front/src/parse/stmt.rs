@@ -347,6 +347,11 @@ impl<'a> Parser<'a> {
             return true;
         }
         let s = self.text();
+        let member_ptr = self.nth_is(3, "::") && self.nth_is(4, "*");
+        if super::decl::is_builtin_type_kw(s) && self.nth_is(1, "(") && (matches!(self.nth_text(2), "*" | "&" | "&&" | "^") || member_ptr) {
+            // `void (*fp)(int) = f;`: a declarator in parentheses.
+            return true;
+        }
         if super::decl::is_builtin_type_kw(s) && matches!(self.nth_text(1), "(" | "{") {
             // `float(x) * 2;`: a functional cast.
             return false;

@@ -94,6 +94,8 @@ impl<'o> Checker<'o> {
             self.ns_stack_saved.push(saved);
         }
         let mut nsdmi: Vec<(usize, ast::Initializer)> = Vec::new();
+        let mut declared_virtual: Vec<FnId> = Vec::new();
+        let mut pure: Vec<FnId> = Vec::new();
         for m in members {
             match m {
                 ast::Member::Access(_, a) => {
@@ -179,11 +181,21 @@ impl<'o> Checker<'o> {
                     }
                 }
                 ast::Member::Function(f) => {
-                    self.declare_method(id, &f.spec, &f.declarator, Some(f), access, f.span);
+                    let fid = self.declare_method(id, &f.spec, &f.declarator, Some(f), access, f.span);
+                    if f.spec.is_virtual {
+                        declared_virtual.extend(fid);
+                    }
                 }
                 ast::Member::FunctionDecl(d) => {
                     for idecl in &d.declarators {
-                        self.declare_method(id, &d.spec, &idecl.declarator, None, access, d.span);
+                        let fid = self.declare_method(id, &d.spec, &idecl.declarator, None, access, d.span);
+                        if d.spec.is_virtual {
+                            declared_virtual.extend(fid);
+                        }
+                        // `virtual void f() = 0;`
+                        if matches!(&idecl.init, Some(ast::Initializer::Expr(ast::Expr { kind: ast::ExprKind::IntLit { value: 0, .. }, .. }))) {
+                            pure.extend(fid);
+                        }
                     }
                 }
                 ast::Member::StaticAssert { cond, message } => self.static_assert(cond, message.as_deref(), rs.span),
@@ -193,9 +205,37 @@ impl<'o> Checker<'o> {
         if named {
             self.ns = self.ns_stack_saved.pop().unwrap();
         }
+        self.setup_vtable(id, &mut fields, &mut nsdmi, &declared_virtual, &pure, rs.span);
         let info = self.prog.classes.get_mut(&id).unwrap();
         info.member_inits = nsdmi.into_iter().map(|(i, init)| (i as u32, init)).collect();
         fields
+    }
+
+    /// The Itanium ABI's layout of a class whose base is not POD for the purpose of
+    /// layout: the members after the base start at the base's data size (`dsize`), in
+    /// its tail padding (`struct D : B { int x; }` with `B = {vptr; int}` puts `x` at 12).
+    /// `None` when the ordinary layout is the same.
+    pub(crate) fn layout_reusing_tail_padding(&mut self, id: RecId, fields: &mut [FieldDef], min_align: u64) -> Option<(u64, u64)> {
+        let b = self.class_info(id)?.base?;
+        let first = fields.first()?;
+        if first.name.is_some() || first.ty.ty != Ty::Record(b) {
+            return None;
+        }
+        let bi = self.class_info(b)?;
+        let (bsize, balign) = self.prog.types.layout(&Ty::Record(b))?;
+        if !bi.non_pod || bi.dsize >= bsize || fields.len() < 2 {
+            return None;
+        }
+        let pad = FieldDef { name: None, ty: QTy::new(Ty::Array(Box::new(QTy::new(Ty::Int(IntKind::UChar))), Some(bi.dsize))), offset: 0, span: first.span, bits: None };
+        let mut tmp: Vec<FieldDef> = std::iter::once(pad).chain(fields[1..].iter().cloned()).collect();
+        let (size, align) = self.prog.types.layout_fields(&mut tmp, false, min_align)?;
+        for (f, t) in fields[1..].iter_mut().zip(&tmp[1..]) {
+            f.offset = t.offset;
+            f.bits = t.bits;
+        }
+        fields[0].offset = 0;
+        let align = align.max(balign);
+        Some((size.max(bsize).div_ceil(align) * align, align))
     }
 
     /// After layout: POD-ness and data size (for the tail-padding rule of derived classes).
@@ -223,20 +263,9 @@ impl<'o> Checker<'o> {
         let info = self.prog.classes.get_mut(&id).unwrap();
         info.dsize = dsize;
         info.non_pod = info.user_ctor || info.dtor.is_some() || info.non_public || info.base.is_some() || member_non_pod;
-        // The Itanium ABI lets a derived class put members in a non-POD base's tail
-        // padding; our layout does not do that yet: refuse rather than disagree with g++.
-        if let Some(b) = info.base {
-            let bi = self.class_info(b).cloned().unwrap_or_default();
-            let bsize = self.prog.types.rec(b).size;
-            if bi.non_pod && bi.dsize < bsize {
-                if let Some(next) = fields.get(1) {
-                    let al = self.prog.types.layout(&next.ty.ty).map(|l| l.1).unwrap_or(1);
-                    if bi.dsize.div_ceil(al) * al < bsize {
-                        self.err(rs_span, format!("a derived class that reuses the tail padding of its base class '{}' is not supported in device code yet", self.show(&QTy::new(Ty::Record(b)))));
-                    }
-                }
-            }
-        }
+        // A derived class puts its members in a non-POD base's tail padding, as the
+        // Itanium ABI does (`layout_reusing_tail_padding`).
+        let _ = rs_span;
     }
 
     /// The type named by a conversion function's name (`operator float`, `operator const T &`).
@@ -355,9 +384,6 @@ impl<'o> Checker<'o> {
             Some(ast::Derived::Function(fd)) => fd.params.iter().map(|p| p.default.clone()).collect(),
             _ => vec![],
         };
-        if spec.is_virtual && space != ExecSpace::Host && !sys {
-            self.err(path.span, format!("virtual functions ('{name}') are not supported in device code yet"));
-        }
         let is_static = spec.storage == Some(ast::Storage::Static);
         let method = MethodInfo { class: rec, kind, is_static, is_const, access, explicit: spec.is_explicit, implicit: false };
         let inline = if spec.cuda.forceinline {
@@ -615,7 +641,7 @@ impl<'o> Checker<'o> {
         match t {
             Ty::Record(r) => {
                 let Some(i) = self.class_info(*r) else { return false };
-                if i.user_ctor || !i.member_inits.is_empty() {
+                if i.user_ctor || !i.member_inits.is_empty() || i.dynamic {
                     return true;
                 }
                 if i.base.is_some_and(|b| self.needs_ctor(&Ty::Record(b))) {
@@ -773,7 +799,11 @@ impl<'o> Checker<'o> {
                 if info.user_ctor {
                     return self.construct_init(t, vec![], sp);
                 }
-                // Implicit default constructor: base, then members in order.
+                // Implicit default constructor: base, then members in order (and the
+                // vptr, which the lowering stores).
+                if info.dynamic {
+                    self.vtable_used(r);
+                }
                 let fields = self.prog.types.rec(r).fields.clone().unwrap_or_default();
                 let mut items = Vec::new();
                 for (i, f) in fields.iter().enumerate() {

@@ -119,10 +119,10 @@ impl<'o> Checker<'o> {
         let ret = f.sig.ret.clone();
         if let Ty::Ref(t) = &ret.ty {
             let pt = QTy::new(Ty::ptr((**t).clone()));
-            let c = Expr::new(ExprKind::Call(fid, hargs), pt, false, sp);
+            let c = Expr::new(self.call_kind(fid, hargs), pt, false, sp);
             return Expr::new(ExprKind::Deref(bx(c)), (**t).clone(), true, sp);
         }
-        Expr::new(ExprKind::Call(fid, hargs), ret.unqual(), false, sp)
+        Expr::new(self.call_kind(fid, hargs), ret.unqual(), false, sp)
     }
 
     /// `f(args)` where `f` is an object of class type: `f.operator()(args)`.

@@ -74,10 +74,7 @@ impl<'o> Checker<'o> {
                 let sp = e.span;
                 Expr::new(ExprKind::Decay(bx(e)), t, false, sp)
             }
-            Ty::Func(_) => {
-                self.err(e.span, "function pointers are not supported in device code yet");
-                Expr::error(e.span)
-            }
+            Ty::Func(_) => self.func_to_ptr(e),
             _ if e.lvalue && matches!(e.kind, ExprKind::Cond(..)) => {
                 // Load in each arm, so locals need no address.
                 let Expr { kind: ExprKind::Cond(c, a, b), ty, span, .. } = e else { unreachable!() };
@@ -464,6 +461,10 @@ impl<'o> Checker<'o> {
             }
             ast::ExprKind::This => self.this_expr(sp),
             ast::ExprKind::Lambda(l) => self.lambda_expr(l, sp),
+            ast::ExprKind::New { placement, ty, init, array_len } => {
+                self.new_expr(placement.as_deref(), ty, init.as_deref(), array_len.as_deref(), sp)
+            }
+            ast::ExprKind::Delete { array, expr } => self.delete_expr(*array, expr, sp),
             // Only templates have packs; member template-ids name templates.
             ast::ExprKind::PackExpansion(_)
             | ast::ExprKind::Fold { .. }
@@ -642,12 +643,7 @@ impl<'o> Checker<'o> {
                 self.deref_reference(e)
             }
             Some(Sym::Enumerator(v, t)) => mk_int(v, t, sp),
-            Some(Sym::Funcs(ids)) => {
-                // A function designator (only meaningful as a callee).
-                let f = &self.prog.functions[ids[0].0 as usize];
-                let t = QTy::new(Ty::Func(Box::new(f.sig.clone())));
-                Expr::new(ExprKind::Error, t, false, sp)
-            }
+            Some(Sym::Funcs(ids)) => self.func_designator(&ids, &n, sp),
             Some(Sym::Typedef(_)) => {
                 self.err(sp, format!("'{n}' is a type, not a value"));
                 Expr::error(sp)
@@ -870,6 +866,9 @@ impl<'o> Checker<'o> {
                 self.deref(v, sp)
             }
             UnOp::AddrOf => {
+                if matches!(v.ty.ty, Ty::Func(_)) {
+                    return self.func_to_ptr(v);
+                }
                 if bitfield_of(&self.prog.types, &v).is_some() {
                     self.err(sp, "address of bit-field requested");
                     return Expr::error(sp);
@@ -1104,7 +1103,7 @@ impl<'o> Checker<'o> {
         if c.is_error() || a.is_error() || b.is_error() {
             return Expr::error(sp);
         }
-        if a.lvalue && b.lvalue && a.ty == b.ty && !matches!(a.ty.ty, Ty::Array(..)) {
+        if a.lvalue && b.lvalue && a.ty == b.ty && !matches!(a.ty.ty, Ty::Array(..) | Ty::Func(_)) {
             let ty = a.ty.clone();
             return Expr::new(ExprKind::Cond(bx(c), bx(a), bx(b)), ty, true, sp);
         }
@@ -1228,12 +1227,19 @@ impl<'o> Checker<'o> {
                     self.err(sp, format!("member reference base type '{}' is not a structure or union", self.show(&obj.ty)));
                     return Expr::error(sp);
                 };
+                if member.name.starts_with('~') {
+                    return self.explicit_dtor_call(obj, member, args, sp);
+                }
                 let cands = self.lookup_methods(r, &member.name);
                 let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
                 if cands.is_empty() {
                     if self.lookup_field(r, &member.name).is_some() {
-                        // A data member of class type called: its `operator()`.
+                        // A data member of class type called: its `operator()`; a
+                        // pointer to function: a call through it.
                         let f = self.member(base, member, *arrow, callee.span);
+                        if !matches!(f.ty.ty, Ty::Record(_)) {
+                            return self.call_through_ptr(f, hargs, sp);
+                        }
                         return self.call_object(f, hargs, callee.span, sp);
                     }
                     self.err(member.span, format!("no member named '{}' in '{}'", member.name, self.show(&obj.ty.unqual())));
@@ -1243,14 +1249,18 @@ impl<'o> Checker<'o> {
             }
             _ => {
                 let f = self.expr(callee);
+                let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
                 if matches!(f.ty.ty, Ty::Record(_)) {
-                    let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
                     return self.call_object(f, hargs, callee.span, sp);
                 }
-                if !f.is_error() {
-                    self.err(callee.span, "calls through function pointers are not supported in device code yet");
+                if let ExprKind::FuncRef(fid) = f.kind {
+                    // `(f)(args)`: a direct call.
+                    if hargs.iter().any(|a| a.is_error()) {
+                        return Expr::error(sp);
+                    }
+                    return self.user_call_this(fid, hargs, None, callee.span, sp);
                 }
-                return Expr::error(sp);
+                return self.call_through_ptr(f, hargs, sp);
             }
         };
         // A local or member object of class type: `f(args)` is `f.operator()(args)`.
@@ -1270,14 +1280,15 @@ impl<'o> Checker<'o> {
                 if f.is_error() {
                     return f;
                 }
-                self.err(callee.span, "calls through function pointers are not supported in device code yet");
-                return Expr::error(sp);
+                let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+                return self.call_through_ptr(f, hargs, sp);
             }
         }
         let name = path.last().name.clone();
         if path.segments.len() == 1 && self.shadowed_locally(&name) {
-            self.err(callee.span, "calls through function pointers are not supported in device code yet");
-            return Expr::error(sp);
+            let f = self.expr(callee);
+            let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+            return self.call_through_ptr(f, hargs, sp);
         }
         // Function templates (`f(x)`, `f<int>(x)`): `instantiate.rs`.
         if let Some(e) = self.template_call(&path, args, callee.span, sp) {
@@ -1325,12 +1336,23 @@ impl<'o> Checker<'o> {
                         }
                         return Expr::error(sp);
                     };
-                    return self.method_call(obj, ids, &name, hargs, callee.span, sp);
+                    let e = self.method_call(obj, ids, &name, hargs, callee.span, sp);
+                    // `Base::f()` names its class: not a virtual call.
+                    return if path.segments.len() > 1 { super::virtuals::devirtualize(e) } else { e };
                 }
                 let Some(fid) = self.resolve_overload(&ids, None, &hargs, &format!("function for call to '{name}'"), sp, true) else { return Expr::error(sp) };
                 self.user_call_this(fid, hargs, None, callee.span, sp)
             }
             Some(Sym::Typedef(t)) => self.construct(t, args, sp),
+            Some(Sym::Var(_)) => {
+                // A variable holding a pointer to function (or an object with `operator()`).
+                let f = self.expr(callee);
+                let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+                if matches!(f.ty.ty, Ty::Record(_)) {
+                    return self.call_object(f, hargs, callee.span, sp);
+                }
+                self.call_through_ptr(f, hargs, sp)
+            }
             Some(_) => {
                 self.err(callee.span, format!("called object type is not a function or function pointer"));
                 Expr::error(sp)
@@ -1394,6 +1416,7 @@ impl<'o> Checker<'o> {
     fn conv_rank(&self, a: &Expr, p: &QTy) -> Option<u8> {
         let at = match (&a.ty.ty, a.lvalue) {
             (Ty::Array(e, _), true) => Ty::ptr((**e).clone()),
+            (Ty::Func(_), _) => Ty::ptr(a.ty.unqual()),
             (t, _) => t.clone(),
         };
         if let Ty::Ref(t) = &p.ty {

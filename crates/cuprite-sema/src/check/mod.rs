@@ -8,7 +8,10 @@ pub mod builtins;
 mod class;
 mod cxxexpr;
 mod expr;
+mod funcptr;
+mod newdelete;
 mod overload;
+mod virtuals;
 mod init;
 mod lambda;
 mod names;
@@ -19,6 +22,7 @@ mod deduce;
 mod instantiate;
 
 pub use init::{eval_const, CVal};
+pub(crate) use funcptr::{func_addr_of, funcs_in_init};
 pub(crate) use overload::qualified_fn_name;
 
 use crate::hir::*;
@@ -370,7 +374,7 @@ impl<'o> Checker<'o> {
             } else if space != VarSpace::Shared {
                 let hinit = self.check_initializer(init, &ty, id.declarator.span);
                 if let Some(hinit) = hinit {
-                    if init::check_constant(self, &hinit) {
+                    if self.const_init_ok(&hinit) {
                         self.prog.globals[gid.0 as usize].init = Some(hinit.clone());
                     }
                     if ty.c && ty.ty.is_arith() {
@@ -883,7 +887,10 @@ impl<'o> Checker<'o> {
                 }
             }
         }
-        let (size, align) = self.prog.types.layout_fields(&mut fields, is_union, min_align.max(fa)).unwrap_or((1, 1));
+        let (size, align) = match self.layout_reusing_tail_padding(id, &mut fields, min_align.max(fa)) {
+            Some(l) => l,
+            None => self.prog.types.layout_fields(&mut fields, is_union, min_align.max(fa)).unwrap_or((1, 1)),
+        };
         // Unnamed bit-fields only shape the layout: they are not members.
         fields.retain(|f| f.name.is_some() || f.bits.is_none());
         let r = &mut self.prog.types.records[id.0 as usize];

@@ -63,6 +63,7 @@ impl<'o> Checker<'o> {
         }
         let at = match (&a.ty.ty, a.lvalue) {
             (Ty::Array(e, _), true) => Ty::ptr((**e).clone()),
+            (Ty::Func(_), _) => Ty::ptr(a.ty.unqual()),
             (t, _) => t.clone(),
         };
         if at == p.ty {

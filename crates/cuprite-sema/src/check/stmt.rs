@@ -74,6 +74,7 @@ impl<'o> Checker<'o> {
                 MethodKind::Ctor => stmts.extend(self.ctor_prologue(m.class, &def)),
                 MethodKind::Dtor => {
                     let obj = self.this_object(def.span).unwrap();
+                    stmts.extend(self.set_vptr(m.class, &obj, def.span));
                     let mut ep = Vec::new();
                     self.destroy_members(m.class, obj, &mut ep);
                     self.fcx.as_mut().unwrap().epilogue = ep;
@@ -252,6 +253,7 @@ impl<'o> Checker<'o> {
                 out.push(st(StmtKind::InitAt(place, i), sp));
             }
         }
+        out.extend(self.set_vptr(r, &obj, sp));
         for (idx, f) in fields.iter().enumerate() {
             if idx == 0 && info.base.is_some() && f.name.is_none() {
                 continue;

@@ -10,6 +10,8 @@ use cuprite_ir as ir;
 use cuprite_ir::{BlockId, InstKind as IK, Terminator, ValueId};
 use std::collections::HashMap;
 
+mod dynamic;
+
 #[derive(Clone, Copy)]
 enum Place {
     Local(ir::LocalId),
@@ -391,7 +393,10 @@ impl<'m, 'a> FnLower<'m, 'a> {
             return Place::Bits { ptr, vol, bits };
         }
         let field = self.m.ir_field(rec, idx);
-        let ptr = self.val(IK::FieldAddr { base, strukt: sid, field }, fty.ptr_to());
+        let irf = self.m.module.structs[sid.index()].fields[field as usize].ty.clone();
+        let ptr = self.val(IK::FieldAddr { base, strukt: sid, field }, irf.clone().ptr_to());
+        // A base subobject whose tail padding holds members is bytes in the IR struct.
+        let ptr = if irf != fty { self.val(IK::Cast(ptr), fty.ptr_to()) } else { ptr };
         Place::Mem { ptr, vol }
     }
 
@@ -590,6 +595,13 @@ impl<'m, 'a> FnLower<'m, 'a> {
                             let fp = self.field_place(base, *r, fidx as u32, false);
                             self.init(fp, it);
                         }
+                        // An implicit constructor of a dynamic class: the vptr last, after
+                        // the base's constructor stored the base's.
+                        let base = match ptr_l {
+                            Some(l) => self.reload(l),
+                            None => ptr,
+                        };
+                        self.store_vptr(base, *r);
                     }
                     _ => {
                         if let Some(it) = items.first() {
@@ -799,6 +811,16 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 return self.emit(IK::Call { func, args: vals }, Some(t));
             }
             ExprKind::Builtin(k, args) => return self.builtin(k, args, t),
+            ExprKind::FuncRef(_) => self.iconst(0, ir::Type::I32),
+            ExprKind::FuncAddr(fid) => self.func_addr(*fid, t),
+            ExprKind::CallPtr(f, args) => return self.call_ptr(f, args, t),
+            ExprKind::VirtualCall { slot, args, .. } => return self.virtual_call(*slot, args, t),
+            ExprKind::VTable(r) => self.vtable_addr(*r, t),
+            ExprKind::New(n) => self.new_expr(n, t),
+            ExprKind::Delete(d) => {
+                self.delete_expr(d);
+                return None;
+            }
             ExprKind::Temp(x) => self.value(x),
             ExprKind::InitTemp(_) | ExprKind::LocalInit(..) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Str(_) => {
                 let p = self.place(e);

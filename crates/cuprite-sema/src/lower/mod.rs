@@ -2,6 +2,7 @@
 //! the reachable device functions (`func.rs`).
 
 mod func;
+mod vtable;
 
 use crate::check::{eval_const, CVal};
 use crate::hir::*;
@@ -23,6 +24,8 @@ pub(crate) struct ModLower<'a> {
     pub funcs: HashMap<FnId, ir::FuncId>,
     pub globals: HashMap<GVarId, ir::GlobalId>,
     files: HashMap<String, ir::FileId>,
+    /// Vtables made so far (`vtable.rs`).
+    vtables: HashMap<RecId, ir::GlobalId>,
 }
 
 impl<'a> ModLower<'a> {
@@ -134,7 +137,17 @@ impl<'a> ModLower<'a> {
                 continue;
             }
             run = None;
-            let ty = self.ty(&f.ty.ty);
+            let mut ty = self.ty(&f.ty.ty);
+            // A base subobject whose tail padding holds the next members: its bytes up to
+            // the next member (the C struct could not overlap them).
+            if f.name.is_none() && matches!(f.ty.ty, Ty::Record(_)) {
+                let size = self.prog.types.layout(&f.ty.ty).map(|l| l.0).unwrap_or(0);
+                if let Some(next) = d.fields.iter().flatten().nth(i + 1) {
+                    if next.offset < f.offset + size {
+                        ty = ir::Type::Array(Box::new(ir::Type::U8), next.offset - f.offset);
+                    }
+                }
+            }
             map.push(fields.len() as u32);
             fields.push(ir::Field { name: f.name.clone().unwrap_or_else(|| format!("__anon{i}")), ty, offset: f.offset });
         }
@@ -192,6 +205,10 @@ impl<'a> ModLower<'a> {
         Some(match i {
             Init::Zero(_) => ir::Init::Zero,
             Init::Construct { .. } => return None,
+            Init::Expr(e) if crate::check::func_addr_of(e).is_some() => {
+                let f = crate::check::func_addr_of(e)?;
+                ir::Init::FuncAddr(*self.funcs.get(&f)?)
+            }
             Init::Expr(e) => {
                 let v = eval_const(self.prog, e)?;
                 self.const_of(v, &e.ty.ty)?
@@ -278,6 +295,7 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
         funcs: HashMap::new(),
         globals: HashMap::new(),
         files: HashMap::new(),
+        vtables: HashMap::new(),
     };
     // Reachable functions from the kernels.
     let mut order: Vec<FnId> = Vec::new();
@@ -289,6 +307,20 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
         .filter(|(_, f)| f.space == ExecSpace::Global && f.body.is_some())
         .map(|(i, _)| FnId(i as u32))
         .collect();
+    // Functions whose addresses are in device variables' initializers, and every
+    // virtual function (vtables are made on demand, their entries must exist).
+    let mut extra: Vec<FnId> = Vec::new();
+    for g in &prog.globals {
+        if let (Some(i), false) = (&g.init, g.space == VarSpace::Host) {
+            crate::check::funcs_in_init(i, &mut extra);
+        }
+    }
+    let mut classes: Vec<(&RecId, &ClassInfo)> = prog.classes.iter().collect();
+    classes.sort_by_key(|(r, _)| **r);
+    for (_, ci) in classes {
+        extra.extend(ci.vtable.iter().flatten().copied());
+    }
+    work.extend(extra.into_iter().filter(|f| prog.functions[f.0 as usize].space != ExecSpace::Host));
     work.reverse();
     while let Some(f) = work.pop() {
         if !seen.insert(f) || prog.functions[f.0 as usize].body.is_none() {
@@ -350,14 +382,14 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
             loc,
         });
     }
+    for (k, f) in order.iter().enumerate() {
+        m.funcs.insert(*f, ir::FuncId(k as u32));
+    }
     for (k, id) in gl.iter().enumerate() {
         if let Some(i) = &prog.globals[id.0 as usize].init {
             let v = m.init(i);
             m.module.globals[k].init = v;
         }
-    }
-    for (k, f) in order.iter().enumerate() {
-        m.funcs.insert(*f, ir::FuncId(k as u32));
     }
     for f in &order {
         let func = func::lower_function(&mut m, *f);
