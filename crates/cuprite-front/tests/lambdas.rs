@@ -119,3 +119,10 @@ fn lambda_errors() {
         "test.cu:2:30: expected '{' to begin the body of the lambda before 'x'"
     );
 }
+
+#[test]
+fn host_constexpr_functions_are_parsed() {
+    let r = parse_ok("constexpr int sq(int x) { return x * x; }\nint host(int x) { return x; }\nstatic_assert(sq(3) == 9, \"\");\n");
+    assert!(matches!(r.tu.items[0].kind, ItemKind::FunctionDef(_)));
+    assert!(matches!(r.tu.items[1].kind, ItemKind::Skipped { .. }));
+}

@@ -132,7 +132,8 @@ impl<'a> Parser<'a> {
     /// A declaration or function definition, with the policy above.
     fn declaration_item(&mut self, start: usize) -> Item {
         let scan = self.scan_item(start);
-        if scan.is_function_def && !scan.device {
+        // A host `constexpr` function is parsed too: constant expressions may call it.
+        if scan.is_function_def && !scan.device && !self.is_constexpr_function(start, scan.end) {
             if !self.sm.is_system_header(self.tok(start).lo) {
                 if let Some(d) = self.find_extended_lambda(start, scan.end) {
                     self.diags.push(d);

@@ -169,6 +169,23 @@ impl<'a> Parser<'a> {
         Ok(Expr { kind: ExprKind::Lambda(Box::new(lam)), span })
     }
 
+    /// Whether the function definition in tokens `[from, to)` is declared `constexpr`
+    /// (the keyword before its body, outside brackets).
+    pub(super) fn is_constexpr_function(&self, from: usize, to: usize) -> bool {
+        let mut depth = 0usize;
+        for i in from..to {
+            let t = self.tok(i);
+            match self.text_of(t) {
+                "(" | "[" => depth += 1,
+                ")" | "]" => depth = depth.saturating_sub(1),
+                "{" if depth == 0 => return false,
+                "constexpr" | "consteval" if depth == 0 && t.kind == TokKind::Ident => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// In a host function's tokens `[from, to)`: an extended lambda (`[...] __device__`,
     /// `[...] __host__ __device__`, `[...](params) __device__`), which Cuprite cannot
     /// compile for the device (nvcc's `--extended-lambda`).

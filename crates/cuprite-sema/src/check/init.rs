@@ -199,6 +199,8 @@ pub fn eval_const(prog: &Program, e: &Expr) -> Option<CVal> {
             _ => return None,
         },
         K::AddrOf(x) | K::Decay(x) => address(prog, x)?,
+        // A constexpr function: its body, interpreted.
+        K::Call(fid, args) => return super::consteval::eval_call(prog, *fid, args).ok().flatten(),
         K::PtrAdd(p, i) => {
             let base = eval_const(prog, p)?;
             let CVal::Int(i) = eval_const(prog, i)? else { return None };

@@ -13,6 +13,7 @@ mod newdelete;
 mod overload;
 mod virtuals;
 mod init;
+mod consteval;
 mod lambda;
 mod names;
 mod rangefor;
@@ -21,8 +22,8 @@ pub(crate) mod template;
 mod deduce;
 mod instantiate;
 
-pub use init::{eval_const, CVal};
 pub(crate) use funcptr::{func_addr_of, funcs_in_init};
+pub use init::{eval_const, CVal};
 pub(crate) use overload::qualified_fn_name;
 
 use crate::hir::*;
@@ -998,7 +999,11 @@ impl<'o> Checker<'o> {
         if h.is_error() {
             return Some(1);
         }
-        match eval_const(&self.prog, &h)? {
+        let Some(c) = eval_const(&self.prog, &h) else {
+            self.explain_not_constant(&h, e.span);
+            return None;
+        };
+        match c {
             CVal::Int(v) if h.ty.ty.is_integer() => Some(v),
             _ => None,
         }
