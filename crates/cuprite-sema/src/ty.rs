@@ -404,11 +404,18 @@ impl TypeTable {
     /// bit-fields raise the record's alignment to `alignof(T)`, unnamed ones do not. In
     /// a union every bit-field starts at bit 0.
     pub fn layout_fields(&self, fields: &mut [FieldDef], is_union: bool, min_align: u64) -> Option<(u64, u64)> {
+        self.layout_fields_with(fields, is_union, min_align, &[])
+    }
+
+    /// `layout_fields` with a minimum alignment per field (`alignas` on members; missing
+    /// entries are 1).
+    pub fn layout_fields_with(&self, fields: &mut [FieldDef], is_union: bool, min_align: u64, field_align: &[u64]) -> Option<(u64, u64)> {
         let mut bit = 0u64; // next free bit (structs)
         let mut size = 0u64;
         let mut align = 1u64.max(min_align);
-        for f in fields.iter_mut() {
+        for (i, f) in fields.iter_mut().enumerate() {
             let (s, a) = self.layout(&f.ty.ty)?;
+            let a = if f.bits.is_none() { a.max(field_align.get(i).copied().unwrap_or(1)) } else { a };
             if let Some(bf) = &mut f.bits {
                 let w = bf.width as u64;
                 if f.name.is_some() {

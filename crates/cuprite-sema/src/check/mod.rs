@@ -879,18 +879,13 @@ impl<'o> Checker<'o> {
         let Some(members) = &rs.members else { return };
         let mut fields = self.class_body(id, rs, members);
         let min_align = attr_align(self, &rs.attrs).unwrap_or(1);
-        // Member alignment attributes raise the field's alignment: approximate by the record's.
-        let mut fa = 1;
-        for m in members {
-            if let ast::Member::Field(d) = m {
-                if let Some(a) = attr_align(self, &d.spec.attrs) {
-                    fa = fa.max(a);
-                }
-            }
-        }
+        // Member alignment attributes (`alignas(8) int x;`) raise their field's alignment
+        // (approximated by the record's where a base's tail padding is reused).
+        let field_align = self.field_alignments(members, &fields);
+        let fa = field_align.iter().copied().max().unwrap_or(1);
         let (size, align) = match self.layout_reusing_tail_padding(id, &mut fields, min_align.max(fa)) {
             Some(l) => l,
-            None => self.prog.types.layout_fields(&mut fields, is_union, min_align.max(fa)).unwrap_or((1, 1)),
+            None => self.prog.types.layout_fields_with(&mut fields, is_union, min_align, &field_align).unwrap_or((1, 1)),
         };
         // Unnamed bit-fields only shape the layout: they are not members.
         fields.retain(|f| f.name.is_some() || f.bits.is_none());

@@ -191,3 +191,26 @@ impl<'o> Checker<'o> {
         }
     }
 }
+
+impl<'o> Checker<'o> {
+    /// The alignment each field asks for with `alignas`/`__align__`/`aligned` on its
+    /// declaration (1 when none), by position in `fields` (matched by name).
+    pub(crate) fn field_alignments(&mut self, members: &[ast::Member], fields: &[FieldDef]) -> Vec<u64> {
+        let mut by_name: HashMap<String, u64> = HashMap::new();
+        for m in members {
+            let ast::Member::Field(d) = m else { continue };
+            if d.spec.storage.is_some() {
+                continue;
+            }
+            let spec_al = attr_align(self, &d.spec.attrs).unwrap_or(1);
+            for id in &d.declarators {
+                let Some(n) = &id.declarator.name else { continue };
+                let al = spec_al.max(attr_align(self, &id.declarator.attrs).unwrap_or(1));
+                if al > 1 {
+                    by_name.insert(n.last().name.clone(), al);
+                }
+            }
+        }
+        fields.iter().map(|f| f.name.as_ref().and_then(|n| by_name.get(n).copied()).unwrap_or(1)).collect()
+    }
+}
