@@ -50,3 +50,13 @@ fn classes_match_gxx() {
 fn dynamic_match_gxx() {
     same_as_gxx("dynamic");
 }
+
+/// Templates: deduction, a non-template preferred on a tie, the more specialized
+/// template, class templates with out-of-class members and a member template, explicit
+/// and partial specializations, packs and folds, `auto` return types, `typename`
+/// dependent types, standard traits; the kernel is a template whose specializations
+/// come from a host function template (lazy instantiation from the host object).
+#[test]
+fn templates_match_gxx() {
+    same_as_gxx("templates");
+}

@@ -757,6 +757,11 @@ impl<'o> Checker<'o> {
                     }
                 }
             }
+            if let Some(trait_name) = self.std_name(name) {
+                if let Some(r) = self.std_trait(&trait_name, args, sp) {
+                    return r;
+                }
+            }
             self.err(name.span, format!("no template named '{}'", expr::path_str(name)));
             return None;
         };
@@ -1063,4 +1068,179 @@ fn same_function_shape(a: &ast::Item, b: &ast::Item) -> bool {
         )
     }
     shape(a) == shape(b)
+}
+
+// ---------------------------------------------------------------------------------------
+// The standard type traits (`<type_traits>` is a system header whose templates the
+// device front-end does not read): `std::is_integral<T>::value`, `std::is_same_v<A, B>`,
+// `std::remove_const_t<T>`, `std::enable_if<B, T>::type`, ...
+
+enum TraitResult {
+    Value(bool),
+    Type(QTy),
+    /// `enable_if<false>`: a class without `type`.
+    Empty,
+}
+
+impl<'o> Checker<'o> {
+    /// `X` of `std::X`, or of `X` where `using namespace std;` is in effect.
+    fn std_name(&self, p: &ast::Path) -> Option<String> {
+        let segs: Vec<&str> = p.segments.iter().map(|s| s.name.as_str()).collect();
+        match segs.as_slice() {
+            ["std", x] => Some(x.to_string()),
+            [x] if self.usings.iter().any(|u| u.len() == 1 && u[0] == "std") => Some(x.to_string()),
+            _ => None,
+        }
+    }
+
+    fn trait_of(&self, name: &str, args: &[TArg]) -> Option<TraitResult> {
+        use TraitResult::*;
+        let ty = |i: usize| match args.get(i) {
+            Some(TArg::Type(t)) => Some(t.clone()),
+            _ => None,
+        };
+        let val = |i: usize| match args.get(i) {
+            Some(TArg::Value(v, _)) => Some(*v != 0),
+            _ => None,
+        };
+        let t = ty(0);
+        let strip_ref = |t: &QTy| match &t.ty {
+            Ty::Ref(x) => (**x).clone(),
+            _ => t.clone(),
+        };
+        Some(match name {
+            "is_integral" => Value(matches!(t?.ty, Ty::Bool | Ty::Int(_))),
+            "is_floating_point" => Value(matches!(t?.ty, Ty::Float | Ty::Double)),
+            "is_arithmetic" => Value(matches!(t?.ty, Ty::Bool | Ty::Int(_) | Ty::Float | Ty::Double)),
+            "is_same" => Value(t? == ty(1)?),
+            "is_pointer" => Value(matches!(t?.ty, Ty::Ptr(_))),
+            "is_reference" => Value(matches!(t?.ty, Ty::Ref(_))),
+            "is_lvalue_reference" => Value(t.as_ref().is_some_and(|t| matches!(t.ty, Ty::Ref(_)) && !t.v)),
+            "is_rvalue_reference" => Value(t.as_ref().is_some_and(|t| matches!(t.ty, Ty::Ref(_)) && t.v)),
+            "is_array" => Value(matches!(t?.ty, Ty::Array(..))),
+            "is_void" => Value(matches!(t?.ty, Ty::Void)),
+            "is_enum" => Value(matches!(t?.ty, Ty::Enum(_))),
+            "is_class" => Value(matches!(t?.ty, Ty::Record(r) if !self.prog.types.rec(r).is_union)),
+            "is_union" => Value(matches!(t?.ty, Ty::Record(r) if self.prog.types.rec(r).is_union)),
+            "is_const" => Value(t?.c),
+            "is_volatile" => Value(t?.v),
+            "is_signed" => Value(match t?.ty {
+                Ty::Int(k) => k.signed(),
+                Ty::Float | Ty::Double => true,
+                _ => false,
+            }),
+            "is_unsigned" => Value(match t?.ty {
+                Ty::Int(k) => !k.signed(),
+                Ty::Bool => true,
+                _ => false,
+            }),
+            "remove_const" => Type(QTy { c: false, ..t? }),
+            "remove_volatile" => Type(QTy { v: false, ..t? }),
+            "remove_cv" => Type(t?.unqual()),
+            "remove_reference" => Type(strip_ref(&t?)),
+            "remove_cvref" => Type(strip_ref(&t?).unqual()),
+            "remove_pointer" => Type(match t?.ty {
+                Ty::Ptr(p) => *p,
+                o => QTy::new(o),
+            }),
+            "add_const" => Type(QTy { c: true, ..t? }),
+            "add_pointer" => Type(QTy::new(Ty::ptr(strip_ref(&t?)))),
+            "add_lvalue_reference" => Type(QTy::new(Ty::Ref(Box::new(strip_ref(&t?))))),
+            "decay" => Type({
+                let t = strip_ref(&t?);
+                match t.ty {
+                    Ty::Array(e, _) => QTy::new(Ty::ptr(*e)),
+                    Ty::Func(_) => QTy::new(Ty::ptr(t)),
+                    _ => t.unqual(),
+                }
+            }),
+            "make_unsigned" => Type(match t?.ty {
+                Ty::Int(k) => QTy::new(Ty::Int(k.to_unsigned())),
+                o => QTy::new(o),
+            }),
+            "conditional" => Type(if val(0)? { ty(1)? } else { ty(2)? }),
+            "enable_if" => {
+                if val(0)? {
+                    Type(ty(1).unwrap_or(QTy::new(Ty::Void)))
+                } else {
+                    Empty
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// A standard trait as a type or value: `Some(sym)` when `name` is one.
+    fn std_trait(&mut self, name: &str, args: &[ast::TemplateArg], sp: Span) -> Option<Option<Sym>> {
+        let (base, suffix) = if let Some(b) = name.strip_suffix("_v") {
+            (b, "_v")
+        } else if let Some(b) = name.strip_suffix("_t") {
+            (b, "_t")
+        } else {
+            (name, "")
+        };
+        if self.trait_of(base, &[]).is_none() && !matches!(base, "is_same" | "conditional" | "enable_if") {
+            // (`trait_of` with no arguments answers only for traits that need none.)
+            let probe = [TArg::Type(QTy::new(Ty::int())), TArg::Type(QTy::new(Ty::int())), TArg::Type(QTy::new(Ty::int()))];
+            self.trait_of(base, &probe)?;
+        }
+        let targs = match self.eval_template_args(args) {
+            Some(a) => a,
+            None => return Some(None),
+        };
+        let Some(res) = self.trait_of(base, &targs) else {
+            self.err(sp, format!("wrong template arguments for 'std::{name}'"));
+            return Some(None);
+        };
+        match (suffix, res) {
+            ("_v", TraitResult::Value(v)) => return Some(Some(Sym::Enumerator(v as i128, QTy::new(Ty::Bool)))),
+            ("_t", TraitResult::Type(t)) => return Some(Some(Sym::Typedef(t))),
+            ("_t", TraitResult::Empty) => {
+                self.err(sp, format!("no type named 'type' in 'std::{base}<{}>'", self.show_targs(&targs)));
+                return Some(None);
+            }
+            ("", _) => {}
+            _ => return None,
+        }
+        // The class: `value` and/or `type` members.
+        let display = format!("{base}<{}>", self.show_targs(&targs));
+        let scope = vec!["std".to_string()];
+        if let Some(Tag::Record(r)) = self.tags.get(&qualify(&scope, &display)) {
+            return Some(Some(Sym::Typedef(QTy::new(Ty::Record(*r)))));
+        }
+        let res = self.trait_of(base, &targs)?;
+        let body = match &res {
+            TraitResult::Value(v) => format!("static constexpr bool value = {v}; typedef bool value_type;"),
+            TraitResult::Type(_) => "typedef __cuprite_T type;".to_string(),
+            TraitResult::Empty => String::new(),
+        };
+        let parsed = cuprite_front::parse(&format!("typedef int __cuprite_T; struct {base} {{ {body} }};"));
+        let rs = parsed.tu.items.iter().find_map(|it| match &it.kind {
+            ast::ItemKind::Decl(d) => match &d.spec.ty {
+                ast::TypeSpec::Record(rs) => Some(rs.clone()),
+                _ => None,
+            },
+            _ => None,
+        })?;
+        let r = RecId(self.prog.types.records.len() as u32);
+        self.prog.types.records.push(RecordDef {
+            name: Some(display.clone()),
+            scope: scope.clone(),
+            is_union: false,
+            is_class: false,
+            fields: None,
+            size: 0,
+            align: 1,
+            span: sp,
+        });
+        self.tags.insert(qualify(&scope, &display), Tag::Record(r));
+        let mut env = Env::default();
+        if let TraitResult::Type(t) = res {
+            env.bind("__cuprite_T", TArg::Type(t));
+        }
+        let saved = self.enter_template(scope, env, self.tpl.chain.clone(), true);
+        self.define_record(r, &rs);
+        self.leave_template(saved);
+        Some(Some(Sym::Typedef(QTy::new(Ty::Record(r)))))
+    }
 }
