@@ -130,13 +130,8 @@ impl<'o> Checker<'o> {
         let ret = match (auto, decl.derived.first()) {
             (true, Some(ast::Derived::Function(ast::FunctionDeclarator { trailing_return: Some(t), .. }))) => self.type_name(t),
             (true, _) => QTy::error(),
-            _ => {
-                let mut s = spec.clone();
-                if self.ctor_like(d, &decl) {
-                    s.ty = ast::TypeSpec::Builtin(ast::BuiltinType::Void);
-                }
-                self.spec_type(&s)
-            }
+            // (Constructor templates are not supported: they have no type specifier.)
+            _ => self.spec_type(&spec),
         };
         let mut derived = decl.derived.clone();
         if let Some(ast::Derived::Function(fd)) = derived.first_mut() {
@@ -200,10 +195,6 @@ impl<'o> Checker<'o> {
             },
         });
         Some(id)
-    }
-
-    fn ctor_like(&self, _d: &super::template::TemplateDef, _decl: &ast::Declarator) -> bool {
-        false
     }
 
     // ------------------------------------------------------------ calls
@@ -277,9 +268,6 @@ impl<'o> Checker<'o> {
         for t in ids {
             self.silent += 1;
             let full = self.deduce_call(*t, explicit, hargs, sp);
-            if std::env::var_os("CUPRITE_DEBUG_TEMPLATES").is_some() {
-                eprintln!("deduce {}: {:?}", self.tpl.defs[*t].name, full.as_ref().map(|f| self.show_targs(f)));
-            }
             let f = full.and_then(|full| self.instantiate_function(*t, full, sp));
             self.silent -= 1;
             if let Some(f) = f {
