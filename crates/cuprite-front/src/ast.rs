@@ -509,6 +509,8 @@ pub enum StmtKind {
     RangeFor { decl: Declaration, range: Expr, body: Box<Stmt> },
     /// `using namespace n;`, `using n::f;`, `namespace a = b::c;` in a block.
     Using(Using),
+    /// `if constexpr (cond) then else`: only the branch the constant selects is checked.
+    IfConstexpr { cond: Expr, then: Box<Stmt>, else_: Option<Box<Stmt>> },
 }
 
 /// A using-directive, using-declaration or namespace alias (file or block scope).

@@ -113,7 +113,7 @@ fn usings_aliases_and_anonymous_namespaces() {
         "namespace geo { namespace detail { __device__ int sq(int x) { return x * x; } }\n\
            namespace shapes { enum class Kind : unsigned char { A = 1, B = 7 }; } }\n\
          namespace gs = geo::shapes;\n\
-         namespace { __device__ int hidden(int x) { return x + 1; } __global__ void k(int *o) { o[0] = hidden(1); } }\n\
+         namespace { __device__ int hidden(int x) { return x + 1; } } __global__ void k(int *o) { o[0] = hidden(1); }\n\
          using namespace geo;\n\
          __global__ void k2(int *o) {\n\
            using geo::shapes::Kind;\n\
@@ -123,7 +123,31 @@ fn usings_aliases_and_anonymous_namespaces() {
            { using namespace geo::detail; o[1] = sq(4); }\n\
          }\n",
     );
-    assert_eq!(stub(&m, "_GLOBAL__N_1::k"), "_ZN12_GLOBAL__N_11kEPi");
+    assert_eq!(stub(&m, "k"), "_Z1kPi");
+    // The anonymous namespace's functions are mangled as g++ does.
+    let types = cuprite_sema::ty::TypeTable::default();
+    assert_eq!(cuprite_sema::mangle::mangle_function(&types, &["_GLOBAL__N_1".to_string()], "k", &[], false, false), "_ZN12_GLOBAL__N_11kEv");
+    has_error(
+        "namespace {\n__global__ void k(int *o) { o[0] = 1; }\n__device__ int v;\n}\n",
+        2,
+        "kernel 'k' in an anonymous namespace is not supported yet",
+    );
+    has_error("namespace {\n__global__ void k(int *o) { }\n__device__ int v;\n}\n", 3, "__device__ variable 'v' in an anonymous namespace is not supported yet");
     assert_eq!(stub(&m, "k2"), "_Z2k2Pi");
     has_error("namespace a { __device__ int f(); }\n__global__ void k(int *o) {\n  using a::g;\n}\n", 3, "no member named 'g' in namespace 'a'");
+}
+
+#[test]
+fn if_constexpr_discards_the_other_branch() {
+    compile(
+        "template <class T> struct is_ptr { static constexpr bool value = false; };\n\
+         template <class T> struct is_ptr<T *> { static constexpr bool value = true; };\n\
+         template <class T> __device__ int get(T x) {\n\
+           if constexpr (is_ptr<T>::value) return *x; else return x;\n\
+         }\n\
+         __global__ void k(int *o) {\n\
+           if constexpr (sizeof(int) == 4) { o[0] = get(o) + get(3); } else { o[0] = undeclared; }\n\
+         }\n",
+    );
+    has_error("__global__ void k(int *o, int n) {\n  if constexpr (n > 2) o[0] = 1;\n}\n", 2, "if constexpr condition is not a constant expression");
 }

@@ -252,10 +252,13 @@ impl<'a> Parser<'a> {
 
     fn parse_if(&mut self) -> PResult<StmtKind> {
         self.bump();
-        self.eat("constexpr");
+        let is_constexpr = self.eat("constexpr");
         let cond = self.parse_paren_cond()?;
         let then = Box::new(self.parse_sub_stmt()?);
         let else_ = if self.eat("else") { Some(Box::new(self.parse_sub_stmt()?)) } else { None };
+        if is_constexpr {
+            return Ok(StmtKind::IfConstexpr { cond, then, else_ });
+        }
         Ok(StmtKind::If { cond, then, else_ })
     }
 

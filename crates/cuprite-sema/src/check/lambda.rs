@@ -117,7 +117,7 @@ fn walk_stmt(s: &ast::Stmt, out: &mut HashSet<String>) {
         S::Expr(e) => walk_expr(e, out),
         S::Decl(d) => walk_decl(d, out),
         S::Block(b) => walk_block(b, out),
-        S::If { cond, then, else_ } => {
+        S::If { cond, then, else_ } | S::IfConstexpr { cond, then, else_ } => {
             walk_expr(cond, out);
             walk_stmt(then, out);
             if let Some(e) = else_ {

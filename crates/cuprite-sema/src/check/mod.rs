@@ -209,11 +209,15 @@ impl<'o> Checker<'o> {
             ast::ItemKind::Decl(d) => self.file_decl(d),
             ast::ItemKind::FunctionDef(f) => self.declare_function(&f.spec, &f.declarator, Some(f), f.span),
             ast::ItemKind::Namespace { name, items } => {
+                let marks = (self.prog.functions.len(), self.prog.globals.len());
                 match name {
                     Some(n) => self.ns.push(n.name.clone()),
                     None => self.enter_anonymous_namespace(),
                 }
                 self.items(items);
+                if name.is_none() {
+                    self.leave_anonymous_namespace(marks);
+                }
                 self.ns.pop();
             }
             ast::ItemKind::Using(u) => self.using(u, it.span),
@@ -1052,11 +1056,6 @@ pub(crate) fn decay_param(t: QTy) -> QTy {
 /// `__PRETTY_FUNCTION__` as nvcc's front-end prints it: `void k(int *)`.
 pub(crate) fn pretty_signature(types: &TypeTable, f: &Function) -> String {
     let ps: Vec<String> = f.sig.params.iter().map(|p| types.show(p)).collect();
-    let mut name = String::new();
-    for s in &f.scope {
-        name.push_str(s);
-        name.push_str("::");
-    }
-    name.push_str(&f.name);
+    let name = qualified_fn_name(f);
     format!("{} {}({})", types.show(&f.sig.ret), name, ps.join(", "))
 }

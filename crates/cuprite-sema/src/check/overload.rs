@@ -328,7 +328,8 @@ impl<'o> Checker<'o> {
 pub(crate) fn qualified_fn_name(f: &Function) -> String {
     let mut s = String::new();
     for p in &f.scope {
-        s.push_str(p);
+        // The anonymous namespace (`names::ANON_NS`), as compilers print it.
+        s.push_str(if p == super::names::ANON_NS { "(anonymous namespace)" } else { p });
         s.push_str("::");
     }
     s + &f.name

@@ -49,6 +49,44 @@ fn auto_decl(name: &str, init: ast::Expr, sp: Span) -> ast::Stmt {
 }
 
 impl<'o> Checker<'o> {
+    /// `if constexpr`: the condition is a constant; the discarded branch is not checked
+    /// (in a template instance it may be invalid for these arguments).
+    pub(crate) fn if_constexpr(&mut self, cond: &ast::Expr, then: &ast::Stmt, else_: Option<&ast::Stmt>) -> StmtKind {
+        let Some(v) = self.const_int_or_bool(cond) else {
+            self.err(cond.span, "if constexpr condition is not a constant expression");
+            return StmtKind::Empty;
+        };
+        let taken = if v != 0 { Some(then) } else { else_ };
+        match taken {
+            Some(s) => {
+                self.push_scope();
+                let mut v = vec![self.stmt(s)];
+                let depth = self.fcx.as_ref().unwrap().dtor_scopes.len() - 1;
+                self.exit_scopes(depth, &mut v);
+                self.pop_scope();
+                StmtKind::Block(v)
+            }
+            None => StmtKind::Empty,
+        }
+    }
+
+    /// A constant condition: an integer, `bool`, or a pointer/floating constant tested
+    /// against zero.
+    fn const_int_or_bool(&mut self, e: &ast::Expr) -> Option<i128> {
+        let h = self.expr(e);
+        let h = self.to_bool(h);
+        if h.is_error() {
+            return Some(1);
+        }
+        match eval_const(&self.prog, &h) {
+            Some(CVal::Int(v)) => Some(v),
+            _ => {
+                self.explain_not_constant(&h, e.span);
+                None
+            }
+        }
+    }
+
     pub(crate) fn range_for(&mut self, decl: &ast::Declaration, range: &ast::Expr, body: &ast::Stmt, sp: Span) -> StmtKind {
         if let ast::ExprKind::InitList(_) = range.kind {
             self.err(range.span, "range-based for over a braced initializer list is not supported in device code yet");

@@ -492,6 +492,7 @@ impl<'o> Checker<'o> {
             }
             ast::StmtKind::Pragma(_) | ast::StmtKind::Empty => StmtKind::Empty,
             ast::StmtKind::RangeFor { decl, range, body } => self.range_for(decl, range, body, sp),
+            ast::StmtKind::IfConstexpr { cond, then, else_ } => self.if_constexpr(cond, then, else_.as_deref()),
             ast::StmtKind::Using(u) => {
                 self.using(u, sp);
                 StmtKind::Empty
