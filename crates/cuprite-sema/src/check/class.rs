@@ -386,13 +386,7 @@ impl<'o> Checker<'o> {
         };
         let is_static = spec.storage == Some(ast::Storage::Static);
         let method = MethodInfo { class: rec, kind, is_static, is_const, access, explicit: spec.is_explicit, implicit: false };
-        let inline = if spec.cuda.forceinline {
-            ir::InlineHint::Always
-        } else if spec.cuda.noinline {
-            ir::InlineHint::Never
-        } else {
-            ir::InlineHint::None
-        };
+        let inline = Self::inline_hint(&spec.cuda);
         // A redeclaration in the class (unusual) reuses the first.
         let id = FnId(self.prog.functions.len() as u32);
         self.prog.functions.push(Function {

@@ -160,7 +160,7 @@ impl<'o> Checker<'o> {
             members = self.lookup_methods(*r, name);
         }
         let mut free: Vec<FnId> = Vec::new();
-        let mut add = |ids: &[FnId], free: &mut Vec<FnId>| {
+        let add = |ids: &[FnId], free: &mut Vec<FnId>| {
             for id in ids {
                 if !free.contains(id) && self.prog.functions[id.0 as usize].cxx.method.is_none() {
                     free.push(*id);

@@ -145,22 +145,8 @@ impl<'o> Checker<'o> {
         if space == ExecSpace::Global && sig.ret.ty != Ty::Void && !sig.ret.ty.is_error() {
             self.err(decl.span, "a __global__ function must have a void return type");
         }
-        let inline = if spec.cuda.forceinline {
-            ir::InlineHint::Always
-        } else if spec.cuda.noinline {
-            ir::InlineHint::Never
-        } else {
-            ir::InlineHint::None
-        };
-        let mut lb = (None, None);
-        if let Some(args) = &spec.cuda.launch_bounds {
-            if let Some(a) = args.first() {
-                lb.0 = self.const_int(a).map(|v| v as u32);
-            }
-            if let Some(a) = args.get(1) {
-                lb.1 = self.const_int(a).map(|v| v as u32);
-            }
-        }
+        let inline = Self::inline_hint(&spec.cuda);
+        let lb = self.launch_bounds(&spec.cuda);
         let fd = match decl.derived.first() {
             Some(ast::Derived::Function(fd)) => Some(fd.clone()),
             _ => None,

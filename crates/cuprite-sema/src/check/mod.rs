@@ -446,22 +446,8 @@ impl<'o> Checker<'o> {
         }
         let Ty::Func(sig) = fty.ty else { return };
         let sig = *sig;
-        let inline = if spec.cuda.forceinline {
-            ir::InlineHint::Always
-        } else if spec.cuda.noinline {
-            ir::InlineHint::Never
-        } else {
-            ir::InlineHint::None
-        };
-        let mut lb = (None, None);
-        if let Some(args) = &spec.cuda.launch_bounds {
-            if let Some(a) = args.first() {
-                lb.0 = self.const_int(a).map(|v| v as u32);
-            }
-            if let Some(a) = args.get(1) {
-                lb.1 = self.const_int(a).map(|v| v as u32);
-            }
-        }
+        let inline = Self::inline_hint(&spec.cuda);
+        let lb = self.launch_bounds(&spec.cuda);
         if space == ExecSpace::Global && sig.ret.ty != Ty::Void && !sig.ret.ty.is_error() {
             self.err(decl.span, "a __global__ function must have a void return type");
         }
@@ -747,6 +733,24 @@ impl<'o> Checker<'o> {
         };
         // `constexpr` implies `const`.
         QTy { ty, c: spec.cv.is_const || spec.is_constexpr, v: spec.cv.is_volatile }
+    }
+
+    /// `__forceinline__` / `__noinline__` as the IR's hint.
+    pub(crate) fn inline_hint(cuda: &ast::CudaQuals) -> ir::InlineHint {
+        if cuda.forceinline {
+            ir::InlineHint::Always
+        } else if cuda.noinline {
+            ir::InlineHint::Never
+        } else {
+            ir::InlineHint::None
+        }
+    }
+
+    /// `__launch_bounds__(max_threads, min_blocks)`, evaluated.
+    pub(crate) fn launch_bounds(&mut self, cuda: &ast::CudaQuals) -> (Option<u32>, Option<u32>) {
+        let Some(args) = &cuda.launch_bounds else { return (None, None) };
+        let mut eval = |i: usize| args.get(i).and_then(|a| self.const_int(a)).map(|v| v as u32);
+        (eval(0), eval(1))
     }
 
     pub(crate) fn skipped_error(&mut self, span: Span, name: &str, reason: ast::SkipReason, err: Option<Diagnostic>) {

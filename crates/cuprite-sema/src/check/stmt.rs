@@ -220,7 +220,7 @@ impl<'o> Checker<'o> {
         let info = self.class_info(r).cloned().unwrap_or_default();
         let fields = self.prog.types.rec(r).fields.clone().unwrap_or_default();
         let mut used = vec![false; def.ctor_inits.len()];
-        let mut find = |name: &str, used: &mut Vec<bool>| -> Option<usize> {
+        let find = |name: &str, used: &mut Vec<bool>| -> Option<usize> {
             let i = def.ctor_inits.iter().position(|(n, _)| n.name == name)?;
             used[i] = true;
             Some(i)
