@@ -386,6 +386,8 @@ pub enum Derived {
     /// `[n]` or `[]`.
     Array(Option<Box<Expr>>),
     Function(FunctionDeclarator),
+    /// `C::*` (a pointer to member of class `C`), with its cv-qualifiers.
+    MemberPointer { class: Path, cv: Cv },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -648,6 +650,8 @@ pub enum ExprKind {
     Call { callee: Box<Expr>, args: Vec<Expr> },
     Index { base: Box<Expr>, index: Box<Expr> },
     Member { base: Box<Expr>, member: Ident, arrow: bool },
+    /// `base.*member` / `base->*member` (`arrow`): access through a pointer to member.
+    MemberPtrAccess { base: Box<Expr>, member: Box<Expr>, arrow: bool },
     Cast { ty: Box<TypeName>, expr: Box<Expr>, style: CastStyle },
     SizeofExpr(Box<Expr>),
     SizeofType(Box<TypeName>),

@@ -132,6 +132,16 @@ pub enum ExprKind {
     /// declares slot `slot`); the function is read from the object's vtable. `fid` is
     /// the statically chosen function (the call without dispatch).
     VirtualCall { fid: FnId, slot: u32, args: Vec<Expr> },
+    /// A pointer to member function (`&S::f`, of a `Ty::MemberPtr` type): `{address of
+    /// fid, 0}`, or `{1 + 8 * slot, 0}` for a virtual function (`vslot`).
+    MemberFnPtr { fid: FnId, vslot: Option<u32> },
+    /// A call through a pointer to member function `mfp` (a prvalue): `this` is the
+    /// object's address (a pointer to the member pointer's class), `args` are converted
+    /// to the parameter types. Virtual ones dispatch through the object's vtable.
+    CallMemberPtr { mfp: Box<Expr>, this: Box<Expr>, args: Vec<Expr> },
+    /// Equality of two pointers to member function of the same type (Itanium: the same
+    /// `ptr`, and the same `adj` unless both are null). Type `bool`.
+    MemberFnPtrEq(Box<Expr>, Box<Expr>),
     /// The address of class `0`'s vtable (`void **`): what constructors store in the vptr.
     VTable(RecId),
     /// `new`: see `NewExpr`. The value is the pointer to the (first) object.
@@ -196,6 +206,9 @@ impl Expr {
             Builtin(BuiltinKind::Barrier(_) | BuiltinKind::Warp(_), _) => true,
             Builtin(_, args) | Call(_, args) | VirtualCall { args, .. } => args.iter().any(|a| a.has_control_flow()),
             CallPtr(f, args) => f.has_control_flow() || args.iter().any(|a| a.has_control_flow()),
+            // The virtual/non-virtual choice is a branch.
+            CallMemberPtr { .. } => true,
+            MemberFnPtrEq(a, b) => a.has_control_flow() || b.has_control_flow(),
             New(_) | Delete(_) => true,
             Deref(e) | AddrOf(e) | Member(e, _, _) | Load(e) | Decay(e) | Cast(e) | Bitcast(e) | ToVoid(e) | Neg(e)
             | BitNot(e) | LNot(e) | Temp(e) => e.has_control_flow(),

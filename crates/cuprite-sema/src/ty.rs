@@ -105,6 +105,12 @@ pub enum Ty {
     Record(RecId),
     Enum(EnumId),
     Func(Box<FnTy>),
+    /// A pointer to member of class `class` (Itanium C++ ABI representation): to a data
+    /// member, an `i64` offset (null: -1); to a member function (`pointee` a `Func`; its
+    /// `c` flag marks a `const` member function), a `{ptr, adj}` pair of 64-bit words
+    /// (`ptr` the function's address, or 1 + the vtable offset of a virtual function;
+    /// null: ptr 0).
+    MemberPtr { class: RecId, pointee: Box<QTy> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -168,6 +174,10 @@ impl Ty {
     }
     pub fn is_scalar(&self) -> bool {
         self.is_arith() || matches!(self, Ty::Ptr(_) | Ty::Nullptr)
+    }
+    /// A pointer to member function (else to data member, or not a member pointer).
+    pub fn is_member_fn_ptr(&self) -> bool {
+        matches!(self, Ty::MemberPtr { pointee, .. } if matches!(pointee.ty, Ty::Func(_)))
     }
     pub fn pointee(&self) -> Option<&QTy> {
         match self {
@@ -283,6 +293,8 @@ impl TypeTable {
                 (k.size(), k.size())
             }
             Ty::Func(_) => return None,
+            Ty::MemberPtr { pointee, .. } if matches!(pointee.ty, Ty::Func(_)) => (16, 8),
+            Ty::MemberPtr { .. } => (8, 8),
         })
     }
 
@@ -349,6 +361,17 @@ impl TypeTable {
                     inn = format!("({inn})");
                 }
                 self.show_decl(p, &inn)
+            }
+            Ty::MemberPtr { class, pointee } => {
+                let quals = format!("{}{}", if t.c { " const" } else { "" }, if t.v { " volatile" } else { "" });
+                let cname = self.tag_name(&Ty::Record(*class));
+                let mut inn = format!("{cname}::*{quals}{}{inner}", if inner.is_empty() || quals.is_empty() { "" } else { " " });
+                if let Ty::Func(_) = &pointee.ty {
+                    inn = format!("({inn})");
+                    let s = self.show_decl(&QTy::new(pointee.ty.clone()), &inn);
+                    return if pointee.c { format!("{s} const") } else { s };
+                }
+                self.show_decl(pointee, &inn)
             }
             Ty::Array(e, n) => {
                 let dim = match n {

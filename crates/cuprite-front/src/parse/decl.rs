@@ -630,10 +630,21 @@ impl<'a> Parser<'a> {
                 ptrs.push(Derived::Reference { rvalue: false });
             } else if self.eat("&&") {
                 ptrs.push(Derived::Reference { rvalue: true });
-            } else if (self.is_ident() && self.nth_is(1, "::") && self.nth_is(2, "*"))
-                || (self.is("(") && self.nth_kind(1) == TokKind::Ident && self.nth_is(2, "::") && self.nth_is(3, "*"))
-            {
-                return Err(self.err_here("pointers to members are not supported yet"));
+            } else if let Some(len) = self.member_ptr_at(0) {
+                // `C::*`, `ns::C::* const`: a pointer to member of class `C`.
+                let class = self.take_qualified(len)?;
+                self.expect("::")?;
+                self.expect("*")?;
+                let mut cv = Cv::default();
+                loop {
+                    match self.text() {
+                        "const" | "__const" => cv.is_const = true,
+                        "volatile" | "__volatile" | "__volatile__" => cv.is_volatile = true,
+                        _ => break,
+                    }
+                    self.bump();
+                }
+                ptrs.push(Derived::MemberPointer { class, cv });
             } else {
                 break;
             }
@@ -643,7 +654,7 @@ impl<'a> Parser<'a> {
         // `Ts... args`, `const Ts&... xs`: a function (or template) parameter pack.
         let pack = ctx == DeclCtx::Param && self.template_depth > 0 && self.eat("...");
         let mut inner = Vec::new();
-        if self.is("(") && req != NameReq::Abstract && !self.is_param_list_start(1) {
+        if self.is("(") && req != NameReq::Abstract && (self.member_ptr_at(1).is_some() || !self.is_param_list_start(1)) {
             // `(*p)`, `(&r)`, `(name)`: a nested declarator.
             self.bump();
             let d = self.parse_declarator(req, ctx)?;
@@ -651,7 +662,7 @@ impl<'a> Parser<'a> {
             name = d.name;
             inner = d.derived;
             attrs.extend(d.attrs);
-        } else if self.is("(") && req == NameReq::Abstract && matches!(self.nth_text(1), "*" | "&" | "&&" | "^") {
+        } else if self.is("(") && req == NameReq::Abstract && (matches!(self.nth_text(1), "*" | "&" | "&&" | "^") || self.member_ptr_at(1).is_some()) {
             self.bump();
             let d = self.parse_declarator(req, ctx)?;
             self.expect(")")?;
@@ -698,6 +709,12 @@ impl<'a> Parser<'a> {
         derived.extend(suffixes);
         derived.extend(ptrs.into_iter().rev());
         Ok(Declarator { name, pack, derived, attrs, span: self.span_from(start) })
+    }
+
+    /// At token `n`: `C::*` (a qualified name, then `::*`); the length of the name.
+    pub(super) fn member_ptr_at(&self, n: usize) -> Option<usize> {
+        let pk = self.peek_name_at(n)?;
+        (self.nth_is(n + pk.len, "::") && self.nth_is(n + pk.len + 1, "*")).then_some(pk.len)
     }
 
     /// After `(`: the list is a parameter list (not a nested declarator or `T x(args)`).

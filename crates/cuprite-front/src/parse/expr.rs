@@ -148,14 +148,28 @@ impl<'a> Parser<'a> {
         Ok(mk(ExprKind::Cond { cond: Box::new(cond), then: Box::new(then), else_: Box::new(else_) }, span))
     }
 
-    fn parse_binary(&mut self, min_prec: u8) -> PResult<Expr> {
+    /// A pm-expression: cast expressions joined by `.*` / `->*` (left-associative, binding
+    /// tighter than every binary operator).
+    fn parse_pm(&mut self) -> PResult<Expr> {
         let mut lhs = self.parse_cast()?;
+        while self.kind() == TokKind::Punct && matches!(self.text(), ".*" | "->*") {
+            let arrow = self.is("->*");
+            self.bump();
+            let rhs = self.parse_cast()?;
+            let span = lhs.span.to(rhs.span);
+            lhs = mk(ExprKind::MemberPtrAccess { base: Box::new(lhs), member: Box::new(rhs), arrow }, span);
+        }
+        Ok(lhs)
+    }
+
+    fn parse_binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let mut lhs = self.parse_pm()?;
         loop {
             if self.kind() != TokKind::Punct {
                 break;
             }
             let s = self.text();
-            if matches!(s, ".*" | "->*" | "<=>") {
+            if matches!(s, "<=>") {
                 return Err(self.err_here(format!("the '{s}' operator is not supported yet")));
             }
             if self.no_gt && matches!(s, ">" | ">>") {

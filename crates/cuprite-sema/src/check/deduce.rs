@@ -135,6 +135,10 @@ impl<'o> Checker<'o> {
                     self.match_type(spec, rest, e, params, b, exact)
                 }
                 ast::Derived::Function(_) => matches!(a.ty, Ty::Func(_)),
+                ast::Derived::MemberPointer { .. } => {
+                    let Ty::MemberPtr { pointee, .. } = &a.ty else { return false };
+                    self.match_type(spec, rest, pointee, params, b, exact)
+                }
             };
         }
         let mut a = a.clone();

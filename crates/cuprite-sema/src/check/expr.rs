@@ -136,6 +136,9 @@ impl<'o> Checker<'o> {
         if e.is_error() {
             return e;
         }
+        if let Ty::MemberPtr { .. } = e.ty.ty {
+            return self.member_ptr_to_bool(e);
+        }
         if !e.ty.ty.is_scalar() {
             self.err(e.span, format!("value of type '{}' is not contextually convertible to 'bool'", self.show(&e.ty)));
             return Expr::error(e.span);
@@ -174,6 +177,24 @@ impl<'o> Checker<'o> {
         }
         let e = self.rvalue(e);
         let from = e.ty.ty.clone();
+        if let Ty::MemberPtr { .. } = to.ty {
+            if from == Ty::Nullptr || self.is_null_const(&e) {
+                return self.null_member_ptr(to, e.span);
+            }
+            if self.member_ptr_compatible(&from, &to.ty).is_some() {
+                return Expr { ty: to.unqual(), ..e };
+            }
+            if let (Ty::MemberPtr { class: ca, .. }, Ty::MemberPtr { class: cb, .. }) = (&from, &to.ty) {
+                if ca != cb && self.is_base_of(*cb, *ca) {
+                    let msg = format!("converting '{}' to '{}' (a pointer to member of a derived class to one of its base) needs a static_cast, which is not supported in device code yet", self.show(&e.ty), self.show(&to.unqual()));
+                    self.err(e.span, msg);
+                    return Expr::error(e.span);
+                }
+            }
+        }
+        if let (Ty::MemberPtr { .. }, Ty::Bool) = (&from, &to.ty) {
+            return self.member_ptr_to_bool(e);
+        }
         let ok = match (&from, &to.ty) {
             (a, b) if a == b => true,
             (a, b) if a.is_arith() && b.is_arith() => true,
@@ -412,6 +433,7 @@ impl<'o> Checker<'o> {
                 self.deref(pa, sp)
             }
             ast::ExprKind::Member { base, member, arrow } => self.member(base, member, *arrow, sp),
+            ast::ExprKind::MemberPtrAccess { base, member, arrow } => self.member_ptr_access(base, member, *arrow, sp),
             ast::ExprKind::Cast { ty, expr, style } => {
                 let t = self.type_name(ty);
                 let v = self.expr(expr);
@@ -793,6 +815,11 @@ impl<'o> Checker<'o> {
     }
 
     fn unary(&mut self, op: UnOp, x: &ast::Expr, sp: Span) -> Expr {
+        if op == UnOp::AddrOf {
+            if let Some(e) = self.member_pointer_of(x, sp) {
+                return e;
+            }
+        }
         let v = match op {
             UnOp::AddrOf | UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec => self.object_operand(x),
             _ => self.expr(x),
@@ -927,6 +954,16 @@ impl<'o> Checker<'o> {
         let b = self.expr(r);
         if a.is_error() || b.is_error() {
             return Expr::error(sp);
+        }
+        if matches!(a.ty.ty, Ty::MemberPtr { .. }) || matches!(b.ty.ty, Ty::MemberPtr { .. }) {
+            match op {
+                AB::Eq | AB::Ne => return self.member_ptr_compare(op == AB::Eq, a, b, sp),
+                AB::LogAnd | AB::LogOr | AB::Comma => {}
+                _ => {
+                    self.err(sp, format!("invalid operands to binary expression ('{}' and '{}')", self.show(&a.ty), self.show(&b.ty)));
+                    return Expr::error(sp);
+                }
+            }
         }
         if self.is_class_or_enum(&a) || self.is_class_or_enum(&b) {
             if let Some(e) = self.overloaded_operator(super::cxxexpr::binop_name(op), vec![a.clone(), b.clone()], sp) {
@@ -1247,6 +1284,7 @@ impl<'o> Checker<'o> {
                 }
                 return self.method_call(obj, cands, &member.name, hargs, member.span, sp);
             }
+            ast::ExprKind::MemberPtrAccess { base, member, arrow } => return self.member_ptr_call(base, member, *arrow, args, sp),
             _ => {
                 let f = self.expr(callee);
                 let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();

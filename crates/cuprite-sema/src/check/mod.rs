@@ -9,6 +9,7 @@ mod class;
 mod cxxexpr;
 mod expr;
 mod funcptr;
+mod memberptr;
 mod newdelete;
 mod overload;
 mod virtuals;
@@ -779,6 +780,25 @@ impl<'o> Checker<'o> {
                 // An rvalue reference is marked by the reference's own `v` flag (see
                 // `overload::is_rvalue_ref`).
                 ast::Derived::Reference { rvalue } => QTy { ty: Ty::Ref(Box::new(t)), c: false, v: *rvalue },
+                ast::Derived::MemberPointer { class, cv } => {
+                    let spec = ast::DeclSpec { ty: ast::TypeSpec::Named(class.clone()), span: class.span, ..Default::default() };
+                    let ct = self.spec_type(&spec);
+                    match ct.ty {
+                        Ty::Record(r) if !matches!(t.ty, Ty::Ref(_) | Ty::Void) => {
+                            QTy { ty: Ty::MemberPtr { class: r, pointee: Box::new(t) }, c: cv.is_const, v: cv.is_volatile }
+                        }
+                        Ty::Error => QTy::error(),
+                        Ty::Record(_) => {
+                            self.err(class.span, "a pointer to member cannot point to a reference or 'void'");
+                            QTy::error()
+                        }
+                        _ => {
+                            let shown = self.show(&ct);
+                            self.err(class.span, format!("'{shown}' is not a class: a pointer to member needs a class"));
+                            QTy::error()
+                        }
+                    }
+                }
                 ast::Derived::Array(n) => {
                     let len = match n {
                         None => None,
@@ -816,7 +836,8 @@ impl<'o> Checker<'o> {
                             if matches!(p.ty, Ty::Ref(_)) { p } else { p.unqual() }
                         })
                         .collect();
-                    QTy::new(Ty::Func(Box::new(FnTy { params, ret: t, variadic: fd.variadic })))
+                    // `c`: a `const` member function (see `Ty::MemberPtr`).
+                    QTy { ty: Ty::Func(Box::new(FnTy { params, ret: t, variadic: fd.variadic })), c: fd.cv.is_const, v: false }
                 }
             };
         }

@@ -126,6 +126,12 @@ impl<'o> Checker<'o> {
                     None
                 }
             }
+            (Ty::MemberPtr { .. }, Ty::MemberPtr { .. }) => {
+                self.member_ptr_compatible(&at, &p.ty).map(|same| if same { EXACT } else { Ics { rank: 2, tie: 0 } })
+            }
+            (Ty::Nullptr, Ty::MemberPtr { .. }) => Some(Ics { rank: 2, tie: 0 }),
+            (_, Ty::MemberPtr { .. }) if self.is_null_const(a) => Some(Ics { rank: 2, tie: 0 }),
+            (Ty::MemberPtr { .. }, Ty::Bool) => Some(Ics { rank: 2, tie: 1 }),
             (Ty::Nullptr, Ty::Ptr(_)) => Some(Ics { rank: 2, tie: 0 }),
             (_, Ty::Ptr(_)) if self.is_null_const(a) => Some(Ics { rank: 2, tie: 0 }),
             (Ty::Ptr(_) | Ty::Nullptr, Ty::Bool) => Some(Ics { rank: 2, tie: 1 }),

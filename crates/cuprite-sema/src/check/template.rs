@@ -1057,6 +1057,7 @@ fn same_function_shape(a: &ast::Item, b: &ast::Item) -> bool {
                             ast::Derived::Reference { rvalue: true } => "&&",
                             ast::Derived::Array(_) => "[]",
                             ast::Derived::Function(_) => "()",
+                            ast::Derived::MemberPointer { .. } => "::*",
                         });
                     }
                     if p.declarator.pack {

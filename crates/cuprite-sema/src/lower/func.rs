@@ -665,6 +665,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 let c = if t == ir::Type::F32 { ir::Const::F32(*f as f32) } else { ir::Const::F64(*f) };
                 self.val(IK::Const(c), t)
             }
+            ExprKind::Null if e.ty.ty.is_member_fn_ptr() => self.member_fn_ptr(None, t),
             ExprKind::Null => self.val(IK::Const(ir::Const::Null(t.clone())), t),
             ExprKind::Special(r) => {
                 let rt = if *r == ir::SpecialReg::WarpSize { ir::Type::I32 } else { ir::Type::U32 };
@@ -816,6 +817,9 @@ impl<'m, 'a> FnLower<'m, 'a> {
             ExprKind::CallPtr(f, args) => return self.call_ptr(f, args, t),
             ExprKind::VirtualCall { slot, args, .. } => return self.virtual_call(*slot, args, t),
             ExprKind::VTable(r) => self.vtable_addr(*r, t),
+            ExprKind::MemberFnPtr { fid, vslot } => self.member_fn_ptr(Some((*fid, *vslot)), t),
+            ExprKind::CallMemberPtr { mfp, this, args } => return self.call_member_ptr(mfp, this, args, t),
+            ExprKind::MemberFnPtrEq(a, b) => self.member_fn_ptr_eq(a, b),
             ExprKind::New(n) => self.new_expr(n, t),
             ExprKind::Delete(d) => {
                 self.delete_expr(d);

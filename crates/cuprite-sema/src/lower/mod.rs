@@ -26,6 +26,8 @@ pub(crate) struct ModLower<'a> {
     files: HashMap<String, ir::FileId>,
     /// Vtables made so far (`vtable.rs`).
     vtables: HashMap<RecId, ir::GlobalId>,
+    /// The IR struct of pointers to member functions (`{u64 ptr; i64 adj;}`), once used.
+    memfn_struct: Option<ir::StructId>,
 }
 
 impl<'a> ModLower<'a> {
@@ -69,7 +71,24 @@ impl<'a> ModLower<'a> {
             Ty::Record(r) => ir::Type::Struct(self.record(*r)),
             Ty::Enum(e) => Self::int_ty(self.prog.types.enm(*e).underlying),
             Ty::Func(f) => ir::Type::FnPtr(Box::new(self.sig(f))),
+            Ty::MemberPtr { pointee, .. } if matches!(pointee.ty, Ty::Func(_)) => ir::Type::Struct(self.memfn_struct()),
+            Ty::MemberPtr { .. } => ir::Type::I64,
         }
+    }
+
+    /// The IR struct of a pointer to member function: `{ptr, adj}` (Itanium C++ ABI).
+    pub fn memfn_struct(&mut self) -> ir::StructId {
+        if let Some(s) = self.memfn_struct {
+            return s;
+        }
+        let id = ir::StructId(self.module.structs.len() as u32);
+        let fields = vec![
+            ir::Field { name: "ptr".into(), ty: ir::Type::U64, offset: 0 },
+            ir::Field { name: "adj".into(), ty: ir::Type::I64, offset: 8 },
+        ];
+        self.module.structs.push(ir::StructDef { name: "__member_fn_ptr".into(), is_union: false, fields, size: 16, align: 8 });
+        self.memfn_struct = Some(id);
+        id
     }
 
     fn sig(&mut self, f: &FnTy) -> ir::Signature {
@@ -296,6 +315,7 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
         globals: HashMap::new(),
         files: HashMap::new(),
         vtables: HashMap::new(),
+        memfn_struct: None,
     };
     // Reachable functions from the kernels.
     let mut order: Vec<FnId> = Vec::new();

@@ -52,6 +52,104 @@ impl<'m, 'a> FnLower<'m, 'a> {
         self.emit(IK::CallIndirect { callee: fp, args: vals }, Some(t))
     }
 
+    /// The pointer to member function value `{ptr, adj}` (`None`: null) in IR struct `t`.
+    pub(super) fn member_fn_ptr(&mut self, f: Option<(FnId, Option<u32>)>, t: ir::Type) -> ValueId {
+        let ptr = match f {
+            None => self.iconst(0, ir::Type::U64),
+            Some((_, Some(slot))) => self.iconst(1 + 8 * slot as i64, ir::Type::U64),
+            Some((fid, None)) => {
+                let a = self.func_addr(fid, vp());
+                self.cast(a, &ir::Type::U64)
+            }
+        };
+        let adj = self.iconst(0, ir::Type::I64);
+        let l = self.temp(t.clone());
+        let base = self.val(IK::LocalAddr(l), t.clone().ptr_to());
+        let sid = self.m.memfn_struct();
+        for (field, v, ft) in [(0, ptr, ir::Type::U64), (1, adj, ir::Type::I64)] {
+            let p = self.val(IK::FieldAddr { base, strukt: sid, field }, ft.ptr_to());
+            self.emit(IK::Store { ptr: p, value: v, volatile: false }, None);
+        }
+        self.val(IK::LoadLocal(l), t)
+    }
+
+    /// The `ptr` and `adj` words of a pointer to member function value.
+    fn member_fn_parts(&mut self, v: ValueId) -> (ValueId, ValueId) {
+        let t = self.vty(v);
+        let l = self.spill(v);
+        let base = self.val(IK::LocalAddr(l), t.ptr_to());
+        let sid = self.m.memfn_struct();
+        let mut out = Vec::new();
+        for (field, ft) in [(0, ir::Type::U64), (1, ir::Type::I64)] {
+            let p = self.val(IK::FieldAddr { base, strukt: sid, field }, ft.clone().ptr_to());
+            out.push(self.val(IK::Load { ptr: p, volatile: false }, ft));
+        }
+        (out[0], out[1])
+    }
+
+    /// Itanium equality: same `ptr`, and (both null or the same `adj`).
+    pub(super) fn member_fn_ptr_eq(&mut self, a: &Expr, b: &Expr) -> ValueId {
+        let vals = self.operands(&[a, b]);
+        let (pa, aa) = self.member_fn_parts(vals[0]);
+        let (pb, ab) = self.member_fn_parts(vals[1]);
+        let same_p = self.val(IK::Binary(ir::BinaryOp::Eq, pa, pb), ir::Type::Bool);
+        let z = self.iconst(0, ir::Type::U64);
+        let null = self.val(IK::Binary(ir::BinaryOp::Eq, pa, z), ir::Type::Bool);
+        let same_a = self.val(IK::Binary(ir::BinaryOp::Eq, aa, ab), ir::Type::Bool);
+        let either = self.val(IK::Binary(ir::BinaryOp::Or, null, same_a), ir::Type::Bool);
+        self.val(IK::Binary(ir::BinaryOp::And, same_p, either), ir::Type::Bool)
+    }
+
+    /// A call through a pointer to member function: `this` adjusted by `adj`; an odd
+    /// `ptr` is 1 + the offset of the function's entry in the object's vtable.
+    pub(super) fn call_member_ptr(&mut self, mfp: &Expr, this: &Expr, args: &[Expr], t: ir::Type) -> Option<ValueId> {
+        let mut refs: Vec<&Expr> = vec![mfp, this];
+        refs.extend(args.iter());
+        let vals = self.operands(&refs);
+        let arg_ls: Vec<ir::LocalId> = vals[2..].iter().map(|v| self.spill(*v)).collect();
+        let (ptr, adj) = self.member_fn_parts(vals[0]);
+        let this_t = self.vty(vals[1]);
+        let bytes = self.cast(vals[1], &ir::Type::U8.ptr_to());
+        let at = self.val(IK::PtrAdd { base: bytes, index: adj }, ir::Type::U8.ptr_to());
+        let this_v = self.cast(at, &this_t);
+        let this_l = self.spill(this_v);
+        let fn_l = self.temp(ir::Type::U64);
+        let one = self.iconst(1, ir::Type::U64);
+        let low = self.val(IK::Binary(ir::BinaryOp::And, ptr, one), ir::Type::U64);
+        let z = self.iconst(0, ir::Type::U64);
+        let virt = self.val(IK::Binary(ir::BinaryOp::Ne, low, z), ir::Type::Bool);
+        let ptr_l = self.spill(ptr);
+        let (vb, nb, join) = (self.new_block(), self.new_block(), self.new_block());
+        self.terminate(Terminator::Branch { cond: virt, then: vb, else_: nb });
+        self.switch_to(vb);
+        let this_v = self.reload(this_l);
+        let vpp = self.cast(this_v, &ir::Type::U8.ptr_to().ptr_to());
+        let vt = self.val(IK::Load { ptr: vpp, volatile: false }, ir::Type::U8.ptr_to());
+        let p = self.reload(ptr_l);
+        let one = self.iconst(1, ir::Type::U64);
+        let off = self.val(IK::Binary(ir::BinaryOp::Sub, p, one), ir::Type::U64);
+        let off = self.cast(off, &ir::Type::I64);
+        let ep = self.val(IK::PtrAdd { base: vt, index: off }, ir::Type::U8.ptr_to());
+        let ep = self.cast(ep, &ir::Type::U64.ptr_to());
+        let f = self.val(IK::Load { ptr: ep, volatile: false }, ir::Type::U64);
+        self.emit(IK::StoreLocal(fn_l, f), None);
+        self.jump(join);
+        self.switch_to(nb);
+        let p = self.reload(ptr_l);
+        self.emit(IK::StoreLocal(fn_l, p), None);
+        self.jump(join);
+        self.switch_to(join);
+        let mut call_args = vec![self.reload(this_l)];
+        for l in arg_ls {
+            call_args.push(self.reload(l));
+        }
+        let f = self.reload(fn_l);
+        let sig = ir::Signature { params: call_args.iter().map(|v| self.vty(*v)).collect(), ret: t.clone(), variadic: false };
+        let fv = self.cast(f, &vp());
+        let fp = self.val(IK::Cast(fv), ir::Type::FnPtr(Box::new(sig)));
+        self.emit(IK::CallIndirect { callee: fp, args: call_args }, Some(t))
+    }
+
     pub(super) fn vtable_addr(&mut self, r: RecId, t: ir::Type) -> ValueId {
         let g = self.m.vtable_global(r);
         let gt = self.m.module.globals[g.index()].ty.clone();
