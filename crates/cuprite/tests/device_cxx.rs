@@ -60,3 +60,13 @@ fn dynamic_match_gxx() {
 fn templates_match_gxx() {
     same_as_gxx("templates");
 }
+
+/// Pointers to members: data members (offsets, null, comparison, a constant table in
+/// `__device__` memory, through references to const and derived objects, a conversion to
+/// a derived class's member pointer), member functions (typedef/`using` types, `.*` and
+/// `->*` calls, const members, reference returns, a table in a struct, null and
+/// comparison, virtual functions dispatched through the vtable), and their sizes.
+#[test]
+fn member_pointers_match_gxx() {
+    same_as_gxx("member_pointers");
+}
