@@ -78,11 +78,6 @@ fn errors_for_dynamic_features() {
         "allocating an object of abstract class type 'A'",
     );
     has_error(
-        "struct S { __device__ void f() {} };\n__global__ void k() {\n  void *p = (void *)&S::f;\n}\n",
-        3,
-        "pointers to member functions ('&S::f') are not supported in device code yet",
-    );
-    has_error(
         "void h(int) {}\n__global__ void k() {\n  void (*p)(int) = h;\n}\n",
         3,
         "identifier \"h\" is undefined in device code",
