@@ -401,10 +401,6 @@ int main(void) {
     assert_eq!(r.stdout, "14110 14110\n");
 }
 
-fn b_i(b: &mut FnBuilder, v: i32) -> ValueId {
-    b.i32(v)
-}
-
 /// A device function containing a barrier is inlined (twice, with values live across
 /// the call); a device function without one is called with the thread context.
 #[test]
