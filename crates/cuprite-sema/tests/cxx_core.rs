@@ -127,12 +127,12 @@ fn usings_aliases_and_anonymous_namespaces() {
     // The anonymous namespace's functions are mangled as g++ does.
     let types = cuprite_sema::ty::TypeTable::default();
     assert_eq!(cuprite_sema::mangle::mangle_function(&types, &["_GLOBAL__N_1".to_string()], "k", &[], false, false), "_ZN12_GLOBAL__N_11kEv");
-    has_error(
-        "namespace {\n__global__ void k(int *o) { o[0] = 1; }\n__device__ int v;\n}\n",
-        2,
-        "kernel 'k' in an anonymous namespace is not supported yet",
-    );
-    has_error("namespace {\n__global__ void k(int *o) { }\n__device__ int v;\n}\n", 3, "__device__ variable 'v' in an anonymous namespace is not supported yet");
+    // Kernels and variables in the anonymous namespace carry g++'s symbols (the driver
+    // exports their internal-linkage stubs and shadows to the device object).
+    let anon = compile("namespace {\n__device__ int v;\n__global__ void k(int *o) { o[0] = v; }\n}\n");
+    let k = anon.functions.iter().find(|f| f.name.ends_with("::k")).expect("kernel k");
+    assert!(matches!(&k.kind, cuprite_ir::FunctionKind::Kernel { stub_symbol, .. } if stub_symbol == "_ZN12_GLOBAL__N_11kEPi"), "{:?}", k.kind);
+    assert!(anon.globals.iter().any(|g| g.host_symbol.as_deref() == Some("_ZN12_GLOBAL__N_11vE")), "{:?}", anon.globals);
     assert_eq!(stub(&m, "k2"), "_Z2k2Pi");
     has_error("namespace a { __device__ int f(); }\n__global__ void k(int *o) {\n  using a::g;\n}\n", 3, "no member named 'g' in namespace 'a'");
 }

@@ -5,7 +5,7 @@ use crate::cli::Options;
 use cpp_demangle::Symbol;
 use cuprite_ir::{FunctionKind, Module};
 use object::{Object, ObjectSymbol};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::Path;
 
 /// The device view parsed and checked, waiting for the host object to say which kernel
@@ -45,10 +45,15 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<DeviceChec
 }
 
 /// The symbols the object file defines.
-fn defined_symbols(host_object: &Path) -> Result<HashSet<String>, String> {
+/// The symbols an object defines, each with whether it is local (internal linkage).
+fn defined_symbols(host_object: &Path) -> Result<HashMap<String, bool>, String> {
     let data = std::fs::read(host_object).map_err(|e| format!("cannot read {}: {e}", host_object.display()))?;
     let file = object::File::parse(&*data).map_err(|e| format!("cannot read symbols of {}: {e}", host_object.display()))?;
-    Ok(file.symbols().filter(|s| s.is_definition()).filter_map(|s| s.name().ok().map(str::to_string)).collect())
+    Ok(file
+        .symbols()
+        .filter(|s| s.is_definition())
+        .filter_map(|s| s.name().ok().map(|n| (n.to_string(), s.is_local())))
+        .collect())
 }
 
 /// Instantiates the kernel template specializations whose stubs the host object
@@ -61,7 +66,7 @@ pub fn instantiate_and_lower(dc: DeviceCheck, host_object: &Path) -> Result<Modu
     } else {
         let defined = defined_symbols(host_object)?;
         let names: Vec<&str> = templates.iter().map(String::as_str).collect();
-        kernel_instances(&defined, &names)
+        kernel_instances(defined.keys(), &names)
             .into_iter()
             .map(|i| cuprite_sema::KernelRequest { name: i.name, args: i.args, symbol: i.symbol })
             .collect()
@@ -77,35 +82,60 @@ pub fn instantiate_and_lower(dc: DeviceCheck, host_object: &Path) -> Result<Modu
     }
 }
 
-/// Points each kernel at the stub the host compiler defined for it, and checks that each
-/// device variable has its host shadow. The front-end mangles names as g++ does; when a
-/// name differs (a corner of the mangling rules), the stub is found by its demangled name.
-pub fn bind_host_symbols(module: &mut Module, host_object: &Path) -> Result<(), String> {
+/// A symbol of the host object to rename and make global, so that the device object can
+/// refer to it: the stub or shadow of a kernel or variable with internal linkage
+/// (`static`, anonymous namespace).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exported {
+    pub local: String,
+    pub global: String,
+}
+
+/// Points each kernel at the stub the host compiler defined for it, and each device
+/// variable at its host shadow. The front-end mangles names as g++ does; where a name
+/// differs (internal linkage is `_ZL…` in g++), the symbol is found by its demangled
+/// name. Symbols with internal linkage get a name unique to this translation unit
+/// (`tu_key`) and are returned for the driver to export.
+pub fn bind_host_symbols(module: &mut Module, host_object: &Path, tu_key: &str) -> Result<Vec<Exported>, String> {
     let defined = defined_symbols(host_object)?;
+    let find = |symbol: &str, name: &str| -> Option<String> {
+        if defined.contains_key(symbol) {
+            return Some(symbol.to_string());
+        }
+        let candidates: Vec<&String> = defined.keys().filter(|s| demangled_base(s).as_deref() == Some(name)).collect();
+        match candidates.as_slice() {
+            [one] => Some((*one).clone()),
+            _ => None,
+        }
+    };
+    let mut exported = Vec::new();
+    let mut export = |sym: String| -> String {
+        if defined.get(&sym) == Some(&true) {
+            let global = format!("__cuprite_{tu_key}_{sym}");
+            exported.push(Exported { local: sym, global: global.clone() });
+            global
+        } else {
+            sym
+        }
+    };
     for f in &mut module.functions {
         let FunctionKind::Kernel { stub_symbol, .. } = &mut f.kind else { continue };
-        if defined.contains(stub_symbol.as_str()) {
-            continue;
-        }
-        let candidates: Vec<&String> = defined.iter().filter(|s| demangled_base(s).as_deref() == Some(f.name.as_str())).collect();
-        match candidates.as_slice() {
-            [one] => *stub_symbol = (*one).clone(),
-            _ => {
-                return Err(format!(
-                    "internal error: no host stub for kernel '{}' (expected symbol {stub_symbol}); please report this",
-                    f.name
-                ))
-            }
-        }
+        let Some(sym) = find(stub_symbol, &f.name) else {
+            return Err(format!(
+                "internal error: no host stub for kernel '{}' (expected symbol {stub_symbol}); please report this",
+                f.name
+            ));
+        };
+        *stub_symbol = export(sym);
     }
-    for g in &module.globals {
-        if let Some(sym) = &g.host_symbol {
-            if !defined.contains(sym.as_str()) {
-                return Err(format!("internal error: no host shadow for device variable '{}' (expected symbol {sym}); please report this", g.name));
-            }
-        }
+    for g in &mut module.globals {
+        let Some(expected) = g.host_symbol.clone() else { continue };
+        let Some(sym) = find(&expected, &g.name) else {
+            return Err(format!("internal error: no host shadow for device variable '{}' (expected symbol {expected}); please report this", g.name));
+        };
+        g.host_symbol = Some(export(sym));
     }
-    Ok(())
+    Ok(exported)
 }
 
 /// A specialization of a kernel template that host code uses: g++ defined its stub.

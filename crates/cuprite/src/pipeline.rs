@@ -176,7 +176,17 @@ impl<'a> Build<'a> {
         self.tools.run(&self.tools.cxx, &cflags)?;
 
         let mut module = device_pass::instantiate_and_lower(device, &host_o)?;
-        device_pass::bind_host_symbols(&mut module, &host_o)?;
+        // Stubs and shadows with internal linkage get TU-unique global names, so that the
+        // device object can name them; they become local again in the TU's object.
+        let exported = device_pass::bind_host_symbols(&mut module, &host_o, &tu_key(input))?;
+        if !exported.is_empty() {
+            let mut args: Vec<String> = exported
+                .iter()
+                .flat_map(|e| [format!("--redefine-sym={}={}", e.local, e.global), format!("--globalize-symbol={}", e.global)])
+                .collect();
+            args.push(host_o.display().to_string());
+            self.tools.run(&self.tools.objcopy, &args)?;
+        }
         let device_c = work("cudafe.device.c");
         let c_text = device_pass::emit(&module, input, self.arch, self.opts)?;
         std::fs::write(&device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
@@ -192,7 +202,13 @@ impl<'a> Build<'a> {
 
         // One relocatable object per translation unit, as nvcc -c gives.
         let ld_args = vec!["-r".to_string(), "-nostdlib".into(), host_o.display().to_string(), device_o.display().to_string(), "-o".into(), object.display().to_string()];
-        self.tools.run(&self.tools.cxx, &ld_args).map(drop)
+        self.tools.run(&self.tools.cxx, &ld_args)?;
+        if !exported.is_empty() {
+            let mut args: Vec<String> = exported.iter().map(|e| format!("--localize-symbol={}", e.global)).collect();
+            args.push(object.display().to_string());
+            self.tools.run(&self.tools.objcopy, &args)?;
+        }
+        Ok(())
     }
 
     /// Compiles a `.cpp` or `.c` input with the host compiler, Cuprite's headers available.
@@ -237,6 +253,16 @@ impl<'a> Build<'a> {
         flags.extend(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil"].iter().map(|s| s.to_string()));
         self.tools.run(&self.tools.cxx, &flags).map(drop)
     }
+}
+
+/// A key unique to a translation unit (its absolute path), for the names of its symbols
+/// with internal linkage.
+fn tu_key(input: &Path) -> String {
+    use std::hash::{Hash, Hasher};
+    let path = input.canonicalize().unwrap_or_else(|_| input.to_path_buf());
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut h);
+    format!("{:016x}", h.finish())
 }
 
 fn read(path: &Path) -> Result<String, String> {

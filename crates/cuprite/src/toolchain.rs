@@ -9,6 +9,8 @@ pub struct Toolchain {
     pub cxx: String,
     /// C compiler for generated device code: `$CC`, else `cc`.
     pub cc: String,
+    /// Object-file editor for symbol visibility (binutils): `$OBJCOPY`, else `objcopy`.
+    pub objcopy: String,
     pub verbose: bool,
     pub dryrun: bool,
 }
@@ -19,6 +21,7 @@ impl Toolchain {
         Toolchain {
             cxx: ccbin.map(str::to_string).unwrap_or_else(|| env("CXX", "c++")),
             cc: env("CC", "cc"),
+            objcopy: env("OBJCOPY", "objcopy"),
             verbose,
             dryrun,
         }

@@ -270,3 +270,41 @@ int main() {
     let out = run_ok(cuprite().arg("run").arg(&src));
     assert_eq!(text(&out.stdout), "0.6000 0.4769 1.0000 | 0.6000 0.4769 1.0000\n");
 }
+
+#[test]
+fn internal_linkage_kernels_and_variables() {
+    // `static` and anonymous-namespace kernels and __device__ variables keep internal
+    // linkage: two translation units may use the same names, as with nvcc.
+    let dir = tempfile::tempdir().unwrap();
+    let unit = |tag: i32| {
+        format!(
+            r#"
+static __device__ int counter = {tag};
+static __global__ void bump(int *out) {{ counter += 1; *out = counter; }}
+static __global__ void never_launched(int *out) {{ *out = -1; }}
+namespace {{
+__device__ int scale = {tag} * 10;
+__global__ void times(int *out) {{ *out *= scale; }}
+}}
+int run_{tag}() {{
+    int *d, h = 0;
+    cudaMalloc(&d, sizeof(int));
+    int start = 100 * {tag};
+    cudaMemcpyToSymbol(counter, &start, sizeof(int));
+    bump<<<1, 1>>>(d);
+    times<<<1, 1>>>(d);
+    cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    return h;
+}}
+"#
+        )
+    };
+    let a = write(dir.path(), "a.cu", &unit(1));
+    let b = write(dir.path(), "b.cu", &unit(2));
+    let main = write(dir.path(), "main.cpp", "#include <cstdio>\nint run_1();\nint run_2();\nint main() { int x = run_1(), y = run_2(); std::printf(\"%d %d\\n\", x, y); return 0; }\n");
+    let exe = dir.path().join("app");
+    run_ok(cuprite().arg("-o").arg(&exe).arg(&a).arg(&b).arg(&main));
+    let out = run_ok(&mut Command::new(&exe));
+    assert_eq!(text(&out.stdout), "1010 4020\n");
+}

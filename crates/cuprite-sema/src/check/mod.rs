@@ -210,15 +210,11 @@ impl<'o> Checker<'o> {
             ast::ItemKind::Decl(d) => self.file_decl(d),
             ast::ItemKind::FunctionDef(f) => self.declare_function(&f.spec, &f.declarator, Some(f), f.span),
             ast::ItemKind::Namespace { name, items } => {
-                let marks = (self.prog.functions.len(), self.prog.globals.len());
                 match name {
                     Some(n) => self.ns.push(n.name.clone()),
                     None => self.enter_anonymous_namespace(),
                 }
                 self.items(items);
-                if name.is_none() {
-                    self.leave_anonymous_namespace(marks);
-                }
                 self.ns.pop();
             }
             ast::ItemKind::Using(u) => self.using(u, it.span),

@@ -182,26 +182,6 @@ impl<'o> Checker<'o> {
         qualify(&self.ns, name)
     }
 
-    /// After `namespace { ... }`: kernels and device variables declared there are
-    /// refused — their host stubs and shadows have internal linkage, which the device
-    /// object cannot refer to.
-    pub(crate) fn leave_anonymous_namespace(&mut self, (fns, globals): (usize, usize)) {
-        let mut errs = Vec::new();
-        for f in &self.prog.functions[fns..] {
-            if f.space == ExecSpace::Global && !f.in_system_header {
-                errs.push((f.span, format!("kernel '{}' in an anonymous namespace is not supported yet (its host stub has internal linkage)", f.name)));
-            }
-        }
-        for g in &self.prog.globals[globals..] {
-            if !matches!(g.space, VarSpace::Host | VarSpace::Shared) && !g.function_local {
-                errs.push((g.span, format!("__device__ variable '{}' in an anonymous namespace is not supported yet (its host shadow has internal linkage)", g.name)));
-            }
-        }
-        for (sp, m) in errs {
-            self.err(sp, m);
-        }
-    }
-
     /// `namespace { ... }`: enter the translation unit's anonymous namespace.
     pub(crate) fn enter_anonymous_namespace(&mut self) {
         self.ns.push(ANON_NS.to_string());

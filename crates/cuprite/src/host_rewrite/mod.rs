@@ -200,9 +200,21 @@ impl<'a> Rewriter<'a> {
                 self.replace(k, k + 1, "inline");
             }
         }
+        // The device object refers to kernel stubs and variable shadows by symbol: keep
+        // them even when host code never uses them and they have internal linkage
+        // (`static`, anonymous namespace; the driver makes such symbols visible to the
+        // device object, DESIGN.md §1). Templates are emitted per use anyway.
+        let keep = |rw: &mut Self, word: &str| {
+            if let Some(&k) = top.iter().find(|&&k| t.is(k, word)) {
+                rw.replace(k, k + 1, "__attribute__((used))");
+            }
+        };
         if let Some(close) = body_close {
             let open = end;
             if global {
+                if !t.is(start, "template") {
+                    keep(self, "__global__");
+                }
                 self.kernel_stub(start, open, close);
             } else if device && !host {
                 let newlines = self.newlines(open, close);
@@ -211,25 +223,14 @@ impl<'a> Rewriter<'a> {
             return;
         }
         if var_space && !global && !self.is_function(start, end) && scope == Scope::Namespace {
-            // The host shadow: external linkage, so that the device object can name it.
-            for &k in &top {
-                if t.is(k, "static") {
-                    self.replace(k, k + 1, "");
-                }
-            }
-            // A namespace-scope `const` object has internal linkage in C++ unless it is
-            // declared `extern`.
+            // A host shadow's definition (not an `extern` declaration).
             let has_init = top.iter().any(|&k| t.is(k, "=") || t.is(k, "{"));
-            if has_init && (has("const") || has("constexpr")) && !has("extern") {
-                if let Some(&k) = top.iter().find(|&&k| matches!(t.str(k), "__device__" | "__constant__" | "__managed__")) {
-                    self.replace(k, k + 1, "extern");
-                }
-            }
-        }
-        if global && scope == Scope::Namespace {
-            for &k in &top {
-                if t.is(k, "static") {
-                    self.replace(k, k + 1, "");
+            if has_init || !has("extern") {
+                for word in ["__device__", "__constant__", "__managed__"] {
+                    if has(word) {
+                        keep(self, word);
+                        break;
+                    }
                 }
             }
         }
@@ -625,6 +626,7 @@ mod tests {
         let out = body(src);
         assert_eq!(out.matches('\n').count(), src.matches('\n').count());
         assert!(out.contains("__cuprite_launch_from_stub((const void *)(void (*)(const float * a, float * b, int n))add"), "{out}");
+        assert!(out.starts_with("__attribute__((used)) void add("), "{out}");
         assert!(!out.contains("threadIdx"));
         assert!(!out.contains("__global__"));
     }
@@ -657,10 +659,11 @@ mod tests {
 
     #[test]
     fn device_variables_become_shadows() {
-        let out = body("static __device__ int counter;\n__constant__ const float k[2] = {1, 2};\n__device__ int z = 3;\n");
-        assert!(!out.contains("static"), "{out}");
-        assert!(out.contains(" int z = 3;") && !out.contains("extern int z"), "{out}");
-        assert!(out.contains("extern const float k[2] = {1, 2};"), "{out}");
+        let out = body("static __device__ int counter;\n__constant__ const float k[2] = {1, 2};\n__device__ int z = 3;\nextern __device__ int e;\n");
+        assert!(out.contains("static __attribute__((used)) int counter;"), "{out}");
+        assert!(out.contains("__attribute__((used)) const float k[2] = {1, 2};"), "{out}");
+        assert!(out.contains("__attribute__((used)) int z = 3;"), "{out}");
+        assert!(out.contains("extern  int e;"), "{out}");
     }
 
     #[test]
