@@ -48,28 +48,9 @@ impl<'a> Parser<'a> {
                 return Err(self.err_here("pack expansions in lambda captures are not supported yet"));
             }
             if self.is("=") || self.is("{") || self.is("(") {
-                let init = if self.eat("=") {
-                    if self.is("{") {
-                        let (items, span) = self.parse_init_list()?;
-                        Initializer::List(items, span)
-                    } else {
-                        Initializer::Expr(self.parse_assign()?)
-                    }
-                } else if self.is("{") {
-                    let (items, span) = self.parse_init_list()?;
-                    Initializer::List(items, span)
-                } else {
-                    let pstart = self.pos;
-                    self.bump();
-                    let mut args = Vec::new();
-                    while !self.is(")") {
-                        args.push(self.parse_assign()?);
-                        if !self.eat(",") {
-                            break;
-                        }
-                    }
-                    self.expect(")")?;
-                    Initializer::Ctor(args, self.span_from(pstart))
+                // `= e`, `= {...}`, `{...}` or `(...)`, as for a declarator.
+                let Some(init) = self.parse_initializer(&Declarator::default())? else {
+                    return Err(self.err_here("expected an initializer for the init-capture"));
                 };
                 init_names.push(self.text_of(self.tok_for(name.span)));
                 captures.push(Capture::Init { name, by_ref, init });

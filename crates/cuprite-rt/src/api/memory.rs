@@ -447,7 +447,13 @@ fn set(dst: *mut c_void, value: c_int, n: usize, st: Option<*mut c_void>) -> Res
     if dst.is_null() || !memory::is_device_range(dst, n) {
         return Err(error::INVALID_VALUE);
     }
-    let op = Op::Set { dst: SendPtr(dst), value, n };
+    submit_set(Op::Set { dst: SendPtr(dst), value, n }, st)
+}
+
+/// Enqueues a memset: on the given stream (asynchronous), else on the legacy default
+/// stream, waiting for it as the synchronous `cudaMemset*` do.
+fn submit_set(op: Op, st: Option<*mut c_void>) -> Result<()> {
+    let c = ctx();
     match st {
         Some(st) => {
             stream::resolve(st)?.submit(op);
@@ -484,18 +490,7 @@ fn set_2d(dst: *mut c_void, pitch: usize, value: c_int, width: usize, height: us
     if dst.is_null() || !memory::is_device_range(dst, span) {
         return Err(error::INVALID_VALUE);
     }
-    let op = Op::Set2D { dst: SendPtr(dst), pitch, value, width, height };
-    match st {
-        Some(st) => {
-            stream::resolve(st)?.submit(op);
-            Ok(())
-        }
-        None => {
-            let seq = c.queue.submit(op);
-            c.queue.wait(seq);
-            c.check()
-        }
-    }
+    submit_set(Op::Set2D { dst: SendPtr(dst), pitch, value, width, height }, st)
 }
 
 #[no_mangle]
