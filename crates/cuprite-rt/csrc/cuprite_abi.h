@@ -87,9 +87,16 @@ typedef struct cuprite_var_desc {
     /* The variable's instance on the (CPU) device. */
     void *device_addr;
     uint64_t size;
-    /* 1 for __constant__, 0 for __device__. */
+    /* 1 for __constant__, 0 for __device__ and __managed__. */
     uint32_t is_constant;
 } cuprite_var_desc;
+
+/* Managed variables. A __managed__ variable is one object: the host shadow. Its
+ * device_addr is a cell of two pointers {begin, end} through which device code reaches
+ * the object; the generated code initialises it to {cell + 16, cell + 16 + size of the
+ * variable} (a 16-byte variable whose first word points just past itself: nothing else
+ * looks like that). At registration the runtime stores {host_shadow, host_shadow +
+ * size} in it and registers the host shadow itself as the variable's device instance. */
 
 typedef struct cuprite_module_desc {
     uint32_t abi_version;

@@ -29,6 +29,8 @@ pub struct Var {
     pub device_addr: usize,
     pub size: u64,
     pub is_constant: bool,
+    /// `__managed__`: `device_addr` is the host shadow itself (one object for both sides).
+    pub is_managed: bool,
 }
 
 #[derive(Default)]
@@ -101,16 +103,40 @@ pub unsafe fn register_module(m: *const ModuleDesc) {
         r.kernels.insert(k.host_stub as usize, Arc::new(kernel));
     }
     for v in vars {
-        r.vars.insert(
-            v.host_shadow as usize,
-            Var {
-                name: cstr(v.name),
+        let name = cstr(v.name);
+        let var = match bind_managed(v) {
+            Some(size) => Var { name, device_addr: v.host_shadow as usize, size, is_constant: false, is_managed: true },
+            None => Var {
+                name,
                 device_addr: v.device_addr as usize,
                 size: v.size,
                 is_constant: v.is_constant != 0,
+                is_managed: false,
             },
-        );
+        };
+        r.vars.insert(v.host_shadow as usize, var);
     }
+}
+
+/// If `v` is a managed variable's cell (`cuprite_abi.h`, "managed variables"), points it
+/// at the host shadow and returns the variable's size.
+///
+/// # Safety
+/// `v.device_addr` must point at `v.size` readable and writable bytes.
+unsafe fn bind_managed(v: &VarDesc) -> Option<u64> {
+    let cell = v.device_addr as *mut usize;
+    if v.size != 16 || v.is_constant != 0 || cell.is_null() || cell as usize % 8 != 0 {
+        return None;
+    }
+    let (begin, end) = (cell.read(), cell.add(1).read());
+    if begin != cell as usize + 16 || end < begin {
+        return None;
+    }
+    let size = end - begin;
+    let shadow = v.host_shadow as usize;
+    cell.write(shadow);
+    cell.add(1).write(shadow + size);
+    Some(size as u64)
 }
 
 pub fn kernel(host_stub: *const std::ffi::c_void) -> Option<Arc<Kernel>> {
@@ -140,5 +166,58 @@ pub fn reset_kernel_attributes() {
     for k in lock().kernels.values() {
         k.max_dynamic_shared.store(0, Ordering::Relaxed);
         k.carveout.store(-1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::ABI_VERSION;
+
+    #[repr(C, align(16))]
+    struct Cell([usize; 2]);
+
+    fn module(vars: &[VarDesc]) -> ModuleDesc {
+        ModuleDesc {
+            abi_version: ABI_VERSION,
+            source_file: std::ptr::null(),
+            kernels: std::ptr::null(),
+            num_kernels: 0,
+            vars: vars.as_ptr(),
+            num_vars: vars.len() as u32,
+        }
+    }
+
+    #[test]
+    fn managed_cell_points_at_the_host_shadow() {
+        let shadow = Box::new([0u32; 3]);
+        let shadow_addr = shadow.as_ptr() as usize;
+        let mut cell = Box::new(Cell([0; 2]));
+        let at = &mut *cell as *mut Cell as usize;
+        cell.0 = [at + 16, at + 16 + 12];
+        // A plain 16-byte variable that does not point past itself stays what it is.
+        let plain_shadow = Box::new([0u64; 2]);
+        let mut plain = Box::new(Cell([7, 9]));
+        let plain_at = &mut *plain as *mut Cell;
+        let vars = [
+            VarDesc { host_shadow: shadow_addr as _, name: c"m".as_ptr(), device_addr: at as _, size: 16, is_constant: 0 },
+            VarDesc {
+                host_shadow: plain_shadow.as_ptr() as _,
+                name: c"d".as_ptr(),
+                device_addr: plain_at as _,
+                size: 16,
+                is_constant: 0,
+            },
+        ];
+        unsafe { register_module(&module(&vars)) };
+        assert_eq!(cell.0, [shadow_addr, shadow_addr + 12]);
+        let v = var(shadow_addr as _).expect("registered");
+        assert!(v.is_managed);
+        assert_eq!((v.device_addr, v.size), (shadow_addr, 12));
+        assert!(var_containing(shadow_addr + 8, 4).is_some_and(|v| v.is_managed));
+        assert_eq!(plain.0, [7, 9]);
+        let d = var(plain_shadow.as_ptr() as _).expect("registered");
+        assert!(!d.is_managed);
+        assert_eq!(d.device_addr, plain_at as usize);
     }
 }

@@ -219,14 +219,15 @@ pub extern "C" fn cudaPointerGetAttributes(attr: *mut PointerAttributes, p: *con
                     PointerAttributes { kind: 1, device: 0, device_pointer: pm, host_pointer: pm }
                 }
             },
-            None if crate::registry::var_containing(p as usize, 1).is_some() => {
-                PointerAttributes { kind: 2, device: 0, device_pointer: pm, host_pointer: std::ptr::null_mut() }
-            }
-            None => PointerAttributes {
-                kind: 0,
-                device: -2,
-                device_pointer: std::ptr::null_mut(),
-                host_pointer: std::ptr::null_mut(),
+            None => match crate::registry::var_containing(p as usize, 1) {
+                Some(v) if v.is_managed => PointerAttributes { kind: 3, device: 0, device_pointer: pm, host_pointer: pm },
+                Some(_) => PointerAttributes { kind: 2, device: 0, device_pointer: pm, host_pointer: std::ptr::null_mut() },
+                None => PointerAttributes {
+                    kind: 0,
+                    device: -2,
+                    device_pointer: std::ptr::null_mut(),
+                    host_pointer: std::ptr::null_mut(),
+                },
             },
         };
         out(attr, v)

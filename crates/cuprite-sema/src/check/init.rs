@@ -221,7 +221,9 @@ fn address(prog: &Program, e: &Expr) -> Option<CVal> {
     match &e.kind {
         K::Global(g) => {
             let gv = &prog.globals[g.0 as usize];
-            if gv.space == VarSpace::Host || gv.function_local {
+            // A managed variable lives in the host object; its address is known only
+            // at run time (the CUDA guide: it is not a constant expression).
+            if matches!(gv.space, VarSpace::Host | VarSpace::Managed) || gv.function_local {
                 return None;
             }
             Some(CVal::Addr(*g, 0))

@@ -292,6 +292,13 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 let gid = self.m.globals[g];
                 let t = self.m.module.globals[gid.index()].ty.clone();
                 let p = self.val(IK::GlobalAddr(gid), t.ptr_to());
+                if self.m.prog.globals[g.0 as usize].space == VarSpace::Managed {
+                    // The object is in the host object: its address is the cell's first word.
+                    let obj = self.ty(&e.ty).ptr_to();
+                    let first = self.val(IK::Cast(p), obj.clone().ptr_to());
+                    let ptr = self.val(IK::Load { ptr: first, volatile: false }, obj);
+                    return Place::Mem { ptr, vol: e.ty.v };
+                }
                 Place::Mem { ptr: p, vol: e.ty.v }
             }
             ExprKind::Deref(p) => {

@@ -303,6 +303,35 @@ impl<'a> ModLower<'a> {
 }
 
 /// Lower the checked program: every kernel and what it reaches, all device variables.
+/// The device side of a `__managed__` variable. The one object is the host shadow (so
+/// host code, `sizeof`, `&var` and the host's initializer are as g++ makes them); the
+/// device object holds only a cell `{begin, end}` of pointers that device code loads the
+/// object's address from. The cell starts out as `{cell + 16, cell + 16 + size}`, which
+/// tells the runtime what it is and how big the object is: at registration it points the
+/// cell at the host shadow (`cuprite_abi.h`, "managed variables").
+fn managed_cell(m: &mut ModLower, g: &GlobalVar, me: ir::GlobalId, loc: Option<ir::SrcLoc>) -> ir::Global {
+    let obj = m.ty(&g.ty.ty).ptr_to();
+    let size = m.prog.types.layout(&g.ty.ty).map_or(0, |l| l.0) as i64;
+    let mut name = g.scope.join("::");
+    if !name.is_empty() {
+        name.push_str("::");
+    }
+    name.push_str(&g.name);
+    ir::Global {
+        name,
+        ty: ir::Type::Array(Box::new(obj), 2),
+        space: ir::AddressSpace::Global,
+        align: Some(16),
+        init: Some(ir::Init::Aggregate(vec![
+            ir::Init::GlobalAddr { global: me, offset: 16 },
+            ir::Init::GlobalAddr { global: me, offset: 16 + size },
+        ])),
+        host_symbol: Some(crate::mangle::mangle_variable(&g.scope, &g.name, g.extern_c)),
+        dynamic_shared: false,
+        loc,
+    }
+}
+
 pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> ir::Module {
     let mut m = ModLower {
         prog,
@@ -373,8 +402,14 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
             gl.push(id);
         }
     }
-    for id in &gl {
+    for (k, id) in gl.iter().enumerate() {
         let g = &prog.globals[id.0 as usize];
+        if g.space == VarSpace::Managed {
+            let loc = m.loc(g.span);
+            let cell = managed_cell(&mut m, g, ir::GlobalId(k as u32), loc);
+            m.module.globals.push(cell);
+            continue;
+        }
         let ty = m.ty(&g.ty.ty);
         let space = match g.space {
             VarSpace::Constant => ir::AddressSpace::Constant,
@@ -406,6 +441,9 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
         m.funcs.insert(*f, ir::FuncId(k as u32));
     }
     for (k, id) in gl.iter().enumerate() {
+        if prog.globals[id.0 as usize].space == VarSpace::Managed {
+            continue; // the host object holds the initial value
+        }
         if let Some(i) = &prog.globals[id.0 as usize].init {
             let v = m.init(i);
             m.module.globals[k].init = v;
