@@ -220,6 +220,7 @@ impl<'m> ModCx<'m> {
                 static_shared_bytes: k.static_shared,
                 local_bytes_per_thread: k.local_bytes,
                 uses_barriers: k.barriers,
+                warp_lockstep: k.lockstep,
             });
             kdescs.push(k);
         }
@@ -753,12 +754,14 @@ impl<'m> ModCx<'m> {
                 "__ws",
                 Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("__cu_wslot").ptr())),
             ));
+            let rank = reverse_postorder_rank(&f);
             let cuts: Vec<(Option<String>, Initializer)> = regions
                 .barriers
                 .iter()
                 .map(|b| {
                     let (kind, op) = cut_code(&f, &f.block(*b).term);
-                    (None, Initializer::List(vec![(None, Initializer::Expr(lit(kind.to_string()))), (None, Initializer::Expr(lit(op.to_string())))]))
+                    let fields = [kind.to_string(), op.to_string(), format!("{}u", rank[b.index()])];
+                    (None, Initializer::List(fields.into_iter().map(|x| (None, Initializer::Expr(lit(x)))).collect()))
                 })
                 .collect();
             let tname = format!("__cuprite_k{}_cuts", kid.0);
@@ -1055,7 +1058,8 @@ impl<'m> ModCx<'m> {
             body: Some(body),
         });
         let barriers = f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. }));
-        KernelDesc { id: kid, static_shared, slot_bytes, local_bytes, barriers }
+        let lockstep = crate::lockstep::has_steps(&f);
+        KernelDesc { id: kid, static_shared, slot_bytes, local_bytes, barriers, lockstep }
     }
 
     /// Static shared variables used by a kernel (after inlining) and the functions it
@@ -1125,6 +1129,7 @@ pub struct KernelDesc {
     slot_bytes: u64,
     local_bytes: u64,
     barriers: bool,
+    lockstep: bool,
 }
 
 /// Whether a region's thread loop cannot be vectorised anyway (calls, runtime services).
@@ -1162,11 +1167,43 @@ fn cut_code(f: &Function, t: &Terminator) -> (u8, u8) {
                 WarpOp::Reduce(ReduceKind::And) => 17,
                 WarpOp::Reduce(ReduceKind::Or) => 18,
                 WarpOp::Reduce(ReduceKind::Xor) => 19,
+                WarpOp::Lockstep => 20,
             };
             (1, code)
         }
         _ => unreachable!("not a cut point"),
     }
+}
+
+/// Each block's position in a reverse postorder of the CFG (unreachable blocks last): of
+/// two lock-step points, the one with the lower rank is the one a lane meets first, so
+/// lanes waiting there are the ones that are behind (see `__cu_schedule`).
+fn reverse_postorder_rank(f: &Function) -> Vec<u32> {
+    let n = f.blocks.len();
+    let mut post: Vec<usize> = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    // Iterative DFS: (block, index of the next successor to visit).
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    seen[0] = true;
+    while let Some((b, k)) = stack.last_mut() {
+        let succ = f.blocks[*b].term.successors();
+        if let Some(s) = succ.get(*k) {
+            *k += 1;
+            let s = s.index();
+            if !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(*b);
+            stack.pop();
+        }
+    }
+    let mut rank = vec![u32::MAX; n];
+    for (i, b) in post.iter().rev().enumerate() {
+        rank[*b] = i as u32;
+    }
+    rank
 }
 
 fn region_is_slow(f: &Function, reg: &simt::Region) -> bool {
@@ -1843,7 +1880,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
                     let ws = id("__ws").index(id("__t"));
                     let fields: &[&str] = match op {
                         WarpOp::Shfl(_) => &["mask", "val", "lane", "width"],
-                        WarpOp::ActiveMask => &[],
+                        WarpOp::ActiveMask | WarpOp::Lockstep => &[],
                         WarpOp::SyncWarp => &["mask"],
                         _ => &["mask", "val"],
                     };

@@ -415,7 +415,7 @@ pub fn term_uses(t: &Terminator) -> Vec<ValueId> {
     }
 }
 
-fn map_inst(k: &InstKind, v: &dyn Fn(ValueId) -> ValueId, l: &dyn Fn(LocalId) -> LocalId) -> InstKind {
+pub(crate) fn map_inst(k: &InstKind, v: &dyn Fn(ValueId) -> ValueId, l: &dyn Fn(LocalId) -> LocalId) -> InstKind {
     use InstKind::*;
     match k {
         Const(c) => Const(c.clone()),
@@ -442,7 +442,7 @@ fn map_inst(k: &InstKind, v: &dyn Fn(ValueId) -> ValueId, l: &dyn Fn(LocalId) ->
     }
 }
 
-fn map_term(
+pub(crate) fn map_term(
     t: &Terminator,
     v: &dyn Fn(ValueId) -> ValueId,
     b: &dyn Fn(BlockId) -> BlockId,

@@ -31,6 +31,7 @@ pub mod builtins;
 pub mod cast;
 mod emit;
 mod inline;
+mod lockstep;
 mod simt;
 
 use cuprite_ir::Module;
@@ -68,6 +69,9 @@ pub struct KernelResources {
     pub static_shared_bytes: u64,
     pub local_bytes_per_thread: u64,
     pub uses_barriers: bool,
+    /// Whether lanes of a warp communicate through memory without a barrier, so that the
+    /// kernel runs its warps in lock step (see `lockstep.rs`).
+    pub warp_lockstep: bool,
 }
 
 /// The generated C file and the kernels' resources.
@@ -87,6 +91,10 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> Result<Emitted, Vec<BackendE
     if !errs.is_empty() {
         return Err(errs);
     }
+    // Warp-synchronous memory accesses become lock-step points first, so that the
+    // functions holding them are inlined into their kernels like barrier functions.
+    let stepped = lockstep::insert_warp_steps(module);
+    let module = stepped.as_ref().unwrap_or(module);
     let bset = inline::barrier_functions(module);
     let errs = inline::check_barrier_calls(module, &bset);
     if !errs.is_empty() {

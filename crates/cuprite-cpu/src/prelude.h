@@ -104,13 +104,16 @@ __CU_HELPER __attribute__((noreturn)) void __cu_divergent_barrier(uint32_t bx, u
  * stores its operands (mask, value, lane, width; a barrier's predicate in `val`) when
  * it parks; the result is left in `res` (MatchAll: the predicate in bit 32). */
 typedef struct { uint64_t val; uint64_t res; uint32_t mask; int32_t lane; int32_t width; uint32_t st; } __cu_wslot;
-typedef struct { uint8_t kind; uint8_t op; } __cu_cut; /* kind: 0 barrier, 1 warp */
+/* kind: 0 barrier, 1 warp; rank: the cut's place in a reverse postorder of the kernel's
+ * CFG (lock-step points: lanes at a lower rank are behind and go first). */
+typedef struct { uint8_t kind; uint8_t op; uint32_t rank; } __cu_cut;
 #define __CU_PARKED 0x80000000u
 enum {
     __CU_W_SHFL_IDX, __CU_W_SHFL_UP, __CU_W_SHFL_DOWN, __CU_W_SHFL_XOR,
     __CU_W_ALL, __CU_W_ANY, __CU_W_UNI, __CU_W_BALLOT, __CU_W_ACTIVEMASK, __CU_W_SYNCWARP,
     __CU_W_MATCH_ANY, __CU_W_MATCH_ALL, __CU_W_RED_ADD, __CU_W_RED_MIN_I, __CU_W_RED_MIN_U,
-    __CU_W_RED_MAX_I, __CU_W_RED_MAX_U, __CU_W_RED_AND, __CU_W_RED_OR, __CU_W_RED_XOR
+    __CU_W_RED_MAX_I, __CU_W_RED_MAX_U, __CU_W_RED_AND, __CU_W_RED_OR, __CU_W_RED_XOR,
+    __CU_W_LOCKSTEP
 };
 
 /* Computes collective `op` for the lanes `part` (bit i: thread base + i) of one warp,
@@ -152,7 +155,7 @@ __CU_HELPER void __cu_warp_compute(__cu_wslot *s, uint32_t base, uint32_t part, 
             break;
         }
         case __CU_W_ACTIVEMASK: r = part; break;
-        case __CU_W_SYNCWARP: break;
+        case __CU_W_SYNCWARP: case __CU_W_LOCKSTEP: break;
         case __CU_W_MATCH_ANY: case __CU_W_MATCH_ALL: {
             uint32_t same = 0;
             for (uint32_t k = 0; k < 32; k++)
@@ -230,9 +233,14 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
         int progressed = 0;
         for (uint32_t base = 0; base < n; base += 32) {
             uint32_t lanes = n - base < 32 ? n - base : 32;
-            uint32_t done = 0, alive = 0;
-            for (uint32_t i = 0; i < lanes; i++)
-                if (s[base + i].st) alive |= 1u << i;
+            uint32_t done = 0, alive = 0, behind = UINT32_MAX;
+            for (uint32_t i = 0; i < lanes; i++) {
+                uint32_t st = s[base + i].st;
+                if (st) alive |= 1u << i;
+                if ((st & __CU_PARKED) && cuts[st & ~__CU_PARKED].op == __CU_W_LOCKSTEP && cuts[st & ~__CU_PARKED].kind == 1
+                    && cuts[st & ~__CU_PARKED].rank < behind)
+                    behind = cuts[st & ~__CU_PARKED].rank;
+            }
             for (uint32_t i = 0; i < lanes; i++) {
                 uint32_t st = s[base + i].st;
                 if ((done >> i & 1u) || !(st & __CU_PARKED) || cuts[st & ~__CU_PARKED].kind != 1) continue;
@@ -241,7 +249,11 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
                     if (s[base + k].st == st) { part |= 1u << k; want |= s[base + k].mask; }
                 done |= part;
                 uint8_t op = cuts[st & ~__CU_PARKED].op;
-                if (op == __CU_W_ACTIVEMASK) want = 0;
+                /* A lock-step point waits for the warp's lanes that are behind it, so that
+                 * a diverged warp reconverges before its next memory access. */
+                if (op == __CU_W_LOCKSTEP && cuts[st & ~__CU_PARKED].rank > behind) continue;
+                /* These two wait for no one: the lanes that are here go on together. */
+                if (op == __CU_W_ACTIVEMASK || op == __CU_W_LOCKSTEP) want = 0;
                 if (want & alive & ~part) continue;
                 __cu_warp_compute(s, base, part, op);
                 for (uint32_t k = 0; k < lanes; k++)

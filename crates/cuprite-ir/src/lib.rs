@@ -555,6 +555,12 @@ pub enum ReduceKind {
 /// - `MatchAny`: `[mask: U32, value: T]` → `[U32]`, `T` a 32- or 64-bit integer or float.
 /// - `MatchAll`: `[mask: U32, value: T]` → `[U32 (mask or 0), I32 (pred)]`.
 /// - `Reduce(k)`: `[mask: U32, value: T]` → `[T]`, `T` is `I32` or `U32`.
+/// - `Lockstep`: `[]` → `[]`. One step of warp-synchronous execution: the lanes that
+///   reach it together continue together, none waits for absent lanes. Front-ends never
+///   produce it; a back-end that does not run a warp's lanes in lock step inserts it after
+///   memory accesses through which lanes of a warp communicate without a barrier (see
+///   `cuprite-cpu`'s `lockstep` pass), so that each such access is done by all those
+///   lanes before any of them goes on, as on the GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarpOp {
     Shfl(ShflKind),
@@ -564,6 +570,7 @@ pub enum WarpOp {
     MatchAny,
     MatchAll,
     Reduce(ReduceKind),
+    Lockstep,
 }
 
 impl Terminator {

@@ -229,6 +229,7 @@ fn verify_warp(cx: &mut Cx, op: WarpOp, args: &[Option<Type>], results: &[Option
         WarpOp::MatchAll => (2, 2),
         WarpOp::ActiveMask => (0, 1),
         WarpOp::SyncWarp => (1, 0),
+        WarpOp::Lockstep => (0, 0),
     };
     if args.len() != nargs || results.len() != nres {
         cx.err(format!("warp operation {op:?} takes {nargs} operand(s) and {nres} result(s)"));
@@ -256,7 +257,7 @@ fn verify_warp(cx: &mut Cx, op: WarpOp, args: &[Option<Type>], results: &[Option
             cx.expect("vote result local", results[0].as_ref(), &rt);
         }
         WarpOp::ActiveMask => cx.expect("activemask result local", results[0].as_ref(), &U32),
-        WarpOp::SyncWarp => {}
+        WarpOp::SyncWarp | WarpOp::Lockstep => {}
         WarpOp::MatchAny | WarpOp::MatchAll => {
             if !value_ok(&[I32, U32, I64, U64, F32, F64]) {
                 cx.err(format!("match of a value of type {}", value.as_ref().unwrap()));

@@ -202,6 +202,9 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
     if opts.resource_usage || ptxas_verbose {
         eprint!("{}", crate::resources::report(module, &emitted.kernels, arch));
     }
+    if opts.verbose {
+        eprint!("{}", crate::resources::execution_notes(&emitted.kernels));
+    }
     Ok(emitted.c + &arch_ctor)
 }
 

@@ -77,3 +77,18 @@ pub fn report(module: &Module, kernels: &[KernelResources], arch: u32) -> String
     }
     out
 }
+
+/// What `-v` says about how kernels run on the CPU: which ones execute their warps in
+/// lock step (slower, but what warp-synchronous code relies on).
+pub fn execution_notes(kernels: &[KernelResources]) -> String {
+    kernels
+        .iter()
+        .filter(|k| k.warp_lockstep)
+        .map(|k| {
+            format!(
+                "cuprite info  : kernel '{}' runs its warps in lock step: lanes of a warp communicate through volatile or shared memory without a barrier\n",
+                k.name
+            )
+        })
+        .collect()
+}

@@ -1476,6 +1476,10 @@ impl<'o> Checker<'o> {
             W::MatchAll => (2, 0),
             W::ActiveMask => (0, 0),
             W::SyncWarp => (0, 0),
+            W::Lockstep => {
+                self.err(sp, format!("internal compiler error: '{name}' names a warp operation that only back-ends insert"));
+                return Expr::error(sp);
+            }
         };
         let has_mask = !legacy && op != W::ActiveMask;
         let min = rest - optional + has_mask as usize;
@@ -1540,7 +1544,7 @@ impl<'o> Checker<'o> {
                 out.clear();
                 uint.clone()
             }
-            W::SyncWarp => QTy::new(Ty::Void),
+            W::SyncWarp | W::Lockstep => QTy::new(Ty::Void),
             W::MatchAny | W::MatchAll => {
                 let v = value_of(self, it.next().unwrap());
                 out.push(v);

@@ -937,7 +937,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     vec![ir::Type::U32]
                 }
                 ir::WarpOp::Vote(_) => vec![ir::Type::I32],
-                ir::WarpOp::SyncWarp => vec![],
+                ir::WarpOp::SyncWarp | ir::WarpOp::Lockstep => vec![],
                 ir::WarpOp::MatchAll => vec![ir::Type::U32, ir::Type::I32],
             };
             let results: Vec<ir::LocalId> = rtys.into_iter().map(|rt| self.temp(rt)).collect();
