@@ -147,3 +147,11 @@ fn device_printf_formats_like_the_gpu() {
         "star: [    42] hi (nil) (null) -1234567890123 2a  3.14% [%.*f] [%zu] [%k]\nno args\nreturned 8 and 0\n"
     );
 }
+
+#[test]
+fn device_memory_faults_only_where_mapped_memory_ends() {
+    let (out, err, code) = run("memory");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out, "far cudaErrorIllegalAddress\nmemory OK\n", "{err}");
+    assert!(err.contains("cuprite: kernel 'k_touch' faulted in block (0,0,0) thread (0,0,0): illegal memory access"), "{err}");
+}

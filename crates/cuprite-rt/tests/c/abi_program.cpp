@@ -105,6 +105,12 @@ extern "C" void k_shared_entry(cuprite_block_run *run) {
         out[blk] = (int)sum + (((uintptr_t)run->shared % 64) == 0 ? 0 : 1000000);
     }
 }
+extern "C" void k_touch_entry(cuprite_block_run *run) {
+    volatile char *p = *(volatile char **)run->launch->args[0];
+    run->fault_block = block_of(run->launch, run->first_block);
+    run->fault_thread_linear = 0;
+    p[0] = (char)(p[0] + 1);
+}
 extern "C" void k_slow_entry(cuprite_block_run *run) {
     const cuprite_launch *L = run->launch;
     int *flag = *(int **)L->args[0];
@@ -144,6 +150,10 @@ void k_bounded(int *out) {
     void *args[] = {&out};
     __cuprite_launch_from_stub((const void *)k_bounded, args);
 }
+void k_touch(char *p) {
+    void *args[] = {&p};
+    __cuprite_launch_from_stub((const void *)k_touch, args);
+}
 void k_slow(int *flag) {
     void *args[] = {&flag};
     __cuprite_launch_from_stub((const void *)k_slow, args);
@@ -162,6 +172,7 @@ static const cuprite_kernel_desc kernels[] = {
     {(const void *)k_shared, "_Z8k_sharedPi", "k_shared", k_shared_entry, 1, sz_p, al_p, 100, 0, 0, 0, 0},
     {(const void *)k_bounded, "_Z9k_boundedPi", "k_bounded", k_shared_entry, 1, sz_p, al_p, 0, 0, 0, 128, 0},
     {(const void *)k_slow, "_Z6k_slowPi", "k_slow", k_slow_entry, 1, sz_p, al_p, 0, 0, 0, 0, 0},
+    {(const void *)k_touch, "_Z7k_touchPc", "k_touch", k_touch_entry, 1, sz_p, al_p, 0, 0, 0, 0, 0},
 };
 static const cuprite_var_desc vars[] = {
     {(const void *)scale, "scale", dev_scale_instance, sizeof dev_scale_instance, 0},
@@ -403,11 +414,58 @@ static int mode_formats(void) {
     return 0;
 }
 
+/* Device memory is carved from 2 MiB chunks: accesses past an allocation fault only
+ * where mapped memory ends. */
+static int mode_memory(void) {
+    const size_t chunk = 2u << 20;
+    float *a, *b;
+    CHECK(cudaMalloc(&a, 256 * 256 * sizeof(float)));
+    CHECK(cudaMalloc(&b, 1000));
+    EXPECT((uintptr_t)a % 256 == 0 && (uintptr_t)b % 256 == 0);
+    LAUNCH((1), (1), 0, 0, k_touch((char *)(a + 256 * 256 + 255)));  // one row past the end
+    CHECK(cudaDeviceSynchronize());
+    LAUNCH((1), (1), 0, 0, k_touch((char *)(a - 256)));  // one row before the first array
+    CHECK(cudaDeviceSynchronize());
+    LAUNCH((1), (1), 0, 0, k_touch((char *)((uintptr_t)a | (chunk - 1))));  // the chunk's last byte
+    CHECK(cudaDeviceSynchronize());
+    char *big;
+    CHECK(cudaMalloc(&big, 3 << 20));
+    EXPECT((uintptr_t)big % chunk == 0);
+    LAUNCH((1), (1), 0, 0, k_touch(big + 2 * chunk - 1));  // rounded up to whole chunks
+    CHECK(cudaDeviceSynchronize());
+    cudaPointerAttributes at;
+    CHECK(cudaPointerGetAttributes(&at, a + 100));
+    EXPECT(at.type == cudaMemoryTypeDevice && at.devicePointer == (void *)(a + 100));
+    EXPECT(cudaFree(b + 1) == cudaErrorInvalidValue);
+    EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+    CHECK(cudaFree(b));
+    EXPECT(cudaFree(b) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    float *c;
+    CHECK(cudaMalloc(&c, 1000));
+    EXPECT(c == b);  // freed memory is reused
+    size_t fr = 0, tot = 0;
+    CHECK(cudaMemGetInfo(&fr, &tot));
+    EXPECT(tot > 0 && fr <= tot);
+    CHECK(cudaDeviceReset());
+    EXPECT(cudaFree(a) == cudaErrorInvalidValue);
+    EXPECT(cudaFree(big) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    CHECK(cudaPointerGetAttributes(&at, a));
+    EXPECT(at.type == cudaMemoryTypeUnregistered);
+    CHECK(cudaMalloc(&a, 16));
+    LAUNCH((1), (1), 0, 0, k_touch((char *)a + ((size_t)1 << 40)));  // far from anything mapped
+    printf("far %s\n", en(cudaDeviceSynchronize()));
+    printf("memory OK\n");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "basic";
     if (!strcmp(mode, "basic")) return mode_basic();
     if (!strcmp(mode, "printf")) return mode_printf();
     if (!strcmp(mode, "async")) return mode_async();
     if (!strcmp(mode, "formats")) return mode_formats();
+    if (!strcmp(mode, "memory")) return mode_memory();
     return mode_fault(mode);
 }

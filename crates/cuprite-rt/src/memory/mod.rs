@@ -1,14 +1,24 @@
-//! Memory of the CPU device: device memory is host memory. Allocations are 256-byte
-//! aligned and tracked, so that bad frees are detected, cudaMemcpyDefault and
+//! Memory of the CPU device: device memory is host memory, device pointers are host
+//! addresses. Device and managed allocations come from the chunk pool (`pool`: 2 MiB
+//! chunks, as the GPU maps them); page-locked host memory from the C library or mmap.
+//! Every allocation is tracked, so that bad frees are detected, cudaMemcpyDefault and
 //! cudaPointerGetAttributes know what a pointer is, and cudaMemGetInfo is believable.
+//! `heap` is the device heap (`malloc` in device code).
+
+mod heap;
+mod pool;
+
+pub use heap::{device_free, device_malloc, heap_limit, set_heap_limit, DEFAULT_HEAP_LIMIT};
+pub use pool::ALIGN;
 
 use crate::error::{self, CudaError};
+use pool::Pool;
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::sync::{Mutex, OnceLock};
 
-pub const ALIGN: usize = 256;
-const MMAP_THRESHOLD: usize = 256 * 1024;
+/// Page-locked host allocations this large are mapped rather than taken from malloc.
+const HOST_MMAP_THRESHOLD: usize = 256 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -22,19 +32,38 @@ pub enum Kind {
     Registered(u32),
 }
 
+impl Kind {
+    /// Device memory: from the chunk pool, counted by cudaMemGetInfo, freed by reset.
+    fn is_device(self) -> bool {
+        matches!(self, Kind::Device | Kind::Managed)
+    }
+}
+
+/// Where an allocation's bytes come from, which says how to give them back.
+#[derive(Clone, Copy, Debug)]
+enum Backing {
+    Pool,
+    HostHeap,
+    HostMap,
+    /// Registered memory belongs to the program.
+    None,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Alloc {
     pub base: usize,
     pub size: usize,
     /// Bytes actually reserved (size rounded up; at least 1).
     reserved: usize,
-    mmapped: bool,
+    backing: Backing,
     pub kind: Kind,
 }
 
 #[derive(Default)]
 struct Tracker {
     allocs: BTreeMap<usize, Alloc>,
+    pool: Pool,
+    /// Bytes of live device allocations, as reserved (cudaMemGetInfo).
     device_bytes: usize,
 }
 
@@ -68,9 +97,10 @@ pub fn free_memory() -> usize {
     if avail > 0 { avail.min(by_tracking) } else { by_tracking }
 }
 
-fn raw_alloc(size: usize) -> Option<(usize, usize, bool)> {
+/// Page-locked host memory: (base, reserved, backing).
+fn host_alloc(size: usize) -> Option<(usize, usize, Backing)> {
     let reserved = size.max(1).checked_add(ALIGN - 1)? & !(ALIGN - 1);
-    if reserved >= MMAP_THRESHOLD {
+    if reserved >= HOST_MMAP_THRESHOLD {
         let p = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
@@ -84,24 +114,26 @@ fn raw_alloc(size: usize) -> Option<(usize, usize, bool)> {
         if p == libc::MAP_FAILED {
             return None;
         }
-        Some((p as usize, reserved, true))
+        Some((p as usize, reserved, Backing::HostMap))
     } else {
         let mut p: *mut c_void = std::ptr::null_mut();
         let rc = unsafe { libc::posix_memalign(&mut p, ALIGN, reserved) };
         if rc != 0 || p.is_null() {
             return None;
         }
-        Some((p as usize, reserved, false))
+        Some((p as usize, reserved, Backing::HostHeap))
     }
 }
 
-fn raw_free(a: &Alloc) {
-    unsafe {
-        if a.mmapped {
+/// Gives an allocation's bytes back (the tracker's lock held: the pool is in it).
+fn release(pool: &mut Pool, a: &Alloc) {
+    match a.backing {
+        Backing::Pool => pool.free(a.base, a.size),
+        Backing::HostHeap => unsafe { libc::free(a.base as *mut c_void) },
+        Backing::HostMap => unsafe {
             libc::munmap(a.base as *mut c_void, a.reserved);
-        } else {
-            libc::free(a.base as *mut c_void);
-        }
+        },
+        Backing::None => {}
     }
 }
 
@@ -113,10 +145,15 @@ pub fn alloc(size: usize, kind: Kind) -> error::Result<*mut c_void> {
     if size > total_memory() {
         return Err(error::MEMORY_ALLOCATION);
     }
-    let (base, reserved, mmapped) = raw_alloc(size).ok_or(error::MEMORY_ALLOCATION)?;
     let mut t = tracker();
-    t.allocs.insert(base, Alloc { base, size, reserved, mmapped, kind });
-    if matches!(kind, Kind::Device | Kind::Managed) {
+    let (base, reserved, backing) = if kind.is_device() {
+        let reserved = pool::footprint(size).ok_or(error::MEMORY_ALLOCATION)?;
+        (t.pool.alloc(size).ok_or(error::MEMORY_ALLOCATION)?, reserved, Backing::Pool)
+    } else {
+        host_alloc(size).ok_or(error::MEMORY_ALLOCATION)?
+    };
+    t.allocs.insert(base, Alloc { base, size, reserved, backing, kind });
+    if kind.is_device() {
         t.device_bytes += reserved;
     }
     Ok(base as *mut c_void)
@@ -130,15 +167,14 @@ pub fn free(ptr: *mut c_void, accept: impl Fn(Kind) -> bool) -> error::Result<()
     }
     let mut t = tracker();
     let a = match t.allocs.get(&(ptr as usize)) {
-        Some(a) if accept(a.kind) => *a,
+        Some(a) if accept(a.kind) && !matches!(a.backing, Backing::None) => *a,
         _ => return Err(error::INVALID_VALUE),
     };
     t.allocs.remove(&a.base);
-    if matches!(a.kind, Kind::Device | Kind::Managed) {
+    if a.kind.is_device() {
         t.device_bytes -= a.reserved;
     }
-    drop(t);
-    raw_free(&a);
+    release(&mut t.pool, &a);
     Ok(())
 }
 
@@ -152,7 +188,7 @@ pub fn register(ptr: *mut c_void, size: usize, flags: u32) -> error::Result<()> 
     if lookup_in(&t, base, size).is_some() {
         return Err(error::HOST_MEMORY_ALREADY_REGISTERED);
     }
-    t.allocs.insert(base, Alloc { base, size, reserved: size, mmapped: false, kind: Kind::Registered(flags) });
+    t.allocs.insert(base, Alloc { base, size, reserved: size, backing: Backing::None, kind: Kind::Registered(flags) });
     Ok(())
 }
 
@@ -204,16 +240,9 @@ pub fn is_device_range(addr: *const c_void, len: usize) -> bool {
 /// Frees every device and managed allocation (cudaDeviceReset).
 pub fn release_device_allocations() {
     let mut t = tracker();
-    let doomed: Vec<Alloc> =
-        t.allocs.values().filter(|a| matches!(a.kind, Kind::Device | Kind::Managed)).copied().collect();
-    for a in &doomed {
-        t.allocs.remove(&a.base);
-    }
+    t.allocs.retain(|_, a| !a.kind.is_device());
     t.device_bytes = 0;
-    drop(t);
-    for a in &doomed {
-        raw_free(a);
-    }
+    t.pool.release_all();
 }
 
 /// Validates a cudaMemcpyKind value.
@@ -222,57 +251,6 @@ pub fn check_kind(kind: i32) -> Result<(), CudaError> {
         Ok(())
     } else {
         Err(error::INVALID_MEMCPY_DIRECTION)
-    }
-}
-
-// ---- device heap (malloc/free in device code) -------------------------------------------
-
-pub const DEFAULT_HEAP_LIMIT: usize = 8 * 1024 * 1024;
-
-struct Heap {
-    used: usize,
-    limit: usize,
-    blocks: std::collections::HashMap<usize, usize>,
-}
-
-fn heap() -> std::sync::MutexGuard<'static, Heap> {
-    static H: OnceLock<Mutex<Heap>> = OnceLock::new();
-    H.get_or_init(|| Mutex::new(Heap { used: 0, limit: DEFAULT_HEAP_LIMIT, blocks: Default::default() }))
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-}
-
-pub fn heap_limit() -> usize {
-    heap().limit
-}
-
-pub fn set_heap_limit(limit: usize) {
-    heap().limit = limit;
-}
-
-pub fn device_malloc(size: usize) -> *mut c_void {
-    let mut h = heap();
-    let rounded = (size.max(1) + 15) & !15;
-    if h.used + rounded > h.limit {
-        return std::ptr::null_mut();
-    }
-    let mut p: *mut c_void = std::ptr::null_mut();
-    if unsafe { libc::posix_memalign(&mut p, 16, rounded) } != 0 || p.is_null() {
-        return std::ptr::null_mut();
-    }
-    h.used += rounded;
-    h.blocks.insert(p as usize, rounded);
-    p
-}
-
-pub fn device_free(p: *mut c_void) {
-    if p.is_null() {
-        return;
-    }
-    let mut h = heap();
-    if let Some(sz) = h.blocks.remove(&(p as usize)) {
-        h.used -= sz;
-        unsafe { libc::free(p) };
     }
 }
 
