@@ -5,7 +5,7 @@
 // cudaHostAllocMapped + cudaHostGetDevicePointer); registered memory (cudaHostRegister
 // with cudaHostRegisterMapped + cudaHostGetDevicePointer); cudaMallocManaged memory
 // used directly and through cudaMemcpy.
-// Expected output: captured from nvcc 13 on an H100/H200 (sm_90)
+// Expected output: captured from nvcc 13.0 -arch=sm_90 on an NVIDIA H100 (tools/nvcc-capture.sh).
 #include <cstdio>
 #include <cstdlib>
 

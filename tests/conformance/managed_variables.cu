@@ -4,7 +4,7 @@
 // what cudaGetSymbolAddress gives; cudaMemcpyToSymbol/FromSymbol and sizeof agree with
 // the host's view; a linked list built on the host in cudaMallocManaged memory (one
 // array, and one allocation per node) is walked and modified on the device.
-// Expected output: captured from nvcc 13 on an H100/H200 (sm_90)
+// Expected output: captured from nvcc 13.0 -arch=sm_90 on an NVIDIA H100 (tools/nvcc-capture.sh).
 #include <cstdio>
 
 struct Stats {

@@ -117,7 +117,8 @@ impl Region {
     /// Reserves up to `want` bytes, less where the system refuses (`ulimit -v`). The
     /// first chunk is mapped and kept: it stands for the memory a CUDA context holds
     /// ahead of the program's allocations, so that a kernel that reads a row before its
-    /// first array (Rodinia's srad_v2 does) reads mapped memory, as on the GPU.
+    /// first array (Rodinia's srad_v2 does) reads mapped memory, as on the GPU (seen on
+    /// an H100: its first cudaMalloc starts on a 2 MiB boundary, the row before reads).
     fn reserve(want: usize) -> Option<Region> {
         let mut len = round_up(want, CHUNK)?;
         while len >= 4 * CHUNK {
