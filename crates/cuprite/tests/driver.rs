@@ -308,3 +308,75 @@ int run_{tag}() {{
     let out = run_ok(&mut Command::new(&exe));
     assert_eq!(text(&out.stdout), "1010 4020\n");
 }
+
+/// `-v` names the kernels that run their warps in lock step, and only those: kernels whose
+/// lanes communicate through memory only across barriers keep their per-thread loops.
+#[test]
+fn verbose_names_kernels_that_run_warps_in_lock_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "ws.cu",
+        r#"
+__global__ void warp_sync(float *out) {
+  __shared__ float s[64];
+  unsigned t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  if (t < 32) { volatile float *v = s; v[t] += v[t + 16]; v[t] += v[t + 8]; }
+  if (t == 0) out[0] = s[0];
+}
+__device__ void tail(volatile int *s, unsigned t) { s[t] += s[t + 1]; }
+__global__ void through_call(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = 1;
+  __syncthreads();
+  if (threadIdx.x < 32) tail(s, threadIdx.x);
+  out[threadIdx.x] = s[threadIdx.x];
+}
+__global__ void reads_neighbour(int *out) {
+  __shared__ int s[32];
+  s[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+__global__ void tree(float *in, float *out) {
+  __shared__ float s[256];
+  unsigned t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  for (unsigned k = 128; k > 0; k >>= 1) { if (t < k) s[t] += s[t + k]; __syncthreads(); }
+  if (t == 0) out[0] = s[0];
+}
+__global__ void tiles(const float *a, float *c, int n) {
+  __shared__ float as[16][16], bs[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  float sum = 0;
+  for (int t = 0; t < n / 16; t++) {
+    as[ty][tx] = a[ty * n + t * 16 + tx];
+    bs[ty][tx] = a[(t * 16 + ty) * n + tx];
+    __syncthreads();
+    for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];
+    __syncthreads();
+  }
+  c[ty * n + tx] = sum;
+}
+__global__ void own_element(int *out) {
+  __shared__ int s[128];
+  int t = threadIdx.x;
+  s[t] = t * 2;
+  s[t] += 1;
+  volatile int private_copy = s[t];
+  out[t] = private_copy;
+}
+int main() {}
+"#,
+    );
+    let out = run_ok(cuprite().args(["-v", "-c", "-o"]).arg(dir.path().join("ws.o")).arg(&src));
+    let err = text(&out.stderr);
+    let stepped: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("runs its warps in lock step"))
+        .filter_map(|l| l.split('\'').nth(1))
+        .collect();
+    assert_eq!(stepped, ["warp_sync", "through_call", "reads_neighbour"], "{err}");
+}
