@@ -380,3 +380,58 @@ int main() {}
         .collect();
     assert_eq!(stepped, ["warp_sync", "through_call", "reads_neighbour"], "{err}");
 }
+
+/// Host declarations the device view cannot make sense of (standard-library types at
+/// file scope) are the host compiler's business: the build goes on, and only a use from
+/// device code is an error, which names the declaration's problem. Launch brackets may
+/// be written with spaces, as nvcc accepts (`k << < g, b >> > (…)`).
+#[test]
+fn host_declarations_never_stop_the_build_and_spaced_launch_brackets() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "host.cu",
+        r#"
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+typedef struct { float x; } Rec;
+int count(std::vector<Rec> &records);
+static std::vector<int> order;
+std::map<std::string, int> table;
+typedef std::vector<bool> Code;
+struct Holder { std::vector<int> v; int n; };
+__global__ void k(int *p, int m) { p[threadIdx.x] = threadIdx.x * m; }
+int count(std::vector<Rec> &records) { return (int)records.size(); }
+int main() {
+  int *d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  k << < 1, 32 >> > (d, 3);
+  int h[32];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  std::vector<Rec> r(4);
+  order.push_back(h[5]);
+  table["x"] = h[7];
+  Holder hd{{1}, 2};
+  printf("%d %d %d %d\n", order[0], table["x"], count(r), hd.n);
+}
+"#,
+    );
+    let exe = dir.path().join("host");
+    run_ok(cuprite().arg("-o").arg(&exe).arg(&src));
+    let out = run_ok(&mut Command::new(&exe));
+    assert_eq!(text(&out.stdout), "15 21 4 2\n");
+
+    let bad = write(
+        dir.path(),
+        "bad.cu",
+        "#include <vector>\nstruct Holder { std::vector<int> v; int n; };\nstatic std::vector<int> order;\n__global__ void k(int *p) {\n  Holder h;\n  p[0] = order.size();\n}\n",
+    );
+    let out = cuprite().args(["-c", "-o"]).arg(dir.path().join("bad.o")).arg(&bad).output().unwrap();
+    let err = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("bad.cu:2:17: error: no template named 'std::vector'"), "{err}");
+    assert!(err.contains("bad.cu:5:3: note: 'Holder' is used in device code here"), "{err}");
+    assert!(err.contains("bad.cu:6:10: error: identifier \"order\" is undefined in device code"), "{err}");
+}
