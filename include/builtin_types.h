@@ -1,6 +1,6 @@
 /* builtin_types.h (Cuprite): the types every CUDA compile sees. */
-#ifndef __CUPRITE_BUILTIN_TYPES_H__
-#define __CUPRITE_BUILTIN_TYPES_H__
+#ifndef __BUILTIN_TYPES_H__
+#define __BUILTIN_TYPES_H__
 #include "host_defines.h"
 #include "vector_types.h"
 #include "driver_types.h"

@@ -8,8 +8,8 @@
  *    constructors, overloads) are under !__CUPRITE_DEVICE_PASS__.
  *  - Neither: a plain C/C++ compile of a host file; the keywords are defined away.
  */
-#ifndef __CUPRITE_CUDA_RUNTIME_H__
-#define __CUPRITE_CUDA_RUNTIME_H__
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
 
 #include "host_defines.h"
 #include "builtin_types.h"
@@ -247,4 +247,4 @@ static __inline__ cudaError_t cudaMallocHost(void **ptr, size_t size, unsigned i
 
 #endif /* __cplusplus && !__CUPRITE_DEVICE_PASS__ */
 
-#endif /* __CUPRITE_CUDA_RUNTIME_H__ */
+#endif /* __CUDA_RUNTIME_H__ */

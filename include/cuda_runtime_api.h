@@ -2,8 +2,8 @@
  * cuda_runtime_api.h (Cuprite): the C runtime API, written from CUDA's documented API.
  * Plain C prototypes; default arguments only in C++ host compiles.
  */
-#ifndef __CUPRITE_CUDA_RUNTIME_API_H__
-#define __CUPRITE_CUDA_RUNTIME_API_H__
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
 
 #define CUDART_VERSION 13000
 #define __CUDART_API_VERSION 13000
@@ -166,4 +166,4 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 
 __CUPRITE_END_C
 
-#endif /* __CUPRITE_CUDA_RUNTIME_API_H__ */
+#endif /* __CUDA_RUNTIME_API_H__ */

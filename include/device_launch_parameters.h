@@ -1,7 +1,7 @@
 /* device_launch_parameters.h (Cuprite): the built-in variables, declared for host
  * compiles (the device front-end knows them itself). */
-#ifndef __CUPRITE_DEVICE_LAUNCH_PARAMETERS_H__
-#define __CUPRITE_DEVICE_LAUNCH_PARAMETERS_H__
+#ifndef __DEVICE_LAUNCH_PARAMETERS_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
 #include "vector_types.h"
 #if !defined(__CUPRITE_DEVICE_PASS__)
 __CUPRITE_BEGIN_C

@@ -1,5 +1,5 @@
 /* device_types.h (Cuprite): rounding modes of the intrinsics. */
-#ifndef __CUPRITE_DEVICE_TYPES_H__
-#define __CUPRITE_DEVICE_TYPES_H__
+#ifndef __DEVICE_TYPES_H__
+#define __DEVICE_TYPES_H__
 enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
 #endif

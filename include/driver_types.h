@@ -2,8 +2,8 @@
  * driver_types.h (Cuprite): the runtime API's types, written from CUDA's documented API.
  * Everything here is plain C (the device front-end reads it too).
  */
-#ifndef __CUPRITE_DRIVER_TYPES_H__
-#define __CUPRITE_DRIVER_TYPES_H__
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
 
 #include "host_defines.h"
 #include "vector_types.h"
@@ -639,4 +639,4 @@ typedef struct cudaLaunchParams cudaLaunchParams;
 typedef void (CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 typedef void (CUDART_CB *cudaHostFn_t)(void *userData);
 
-#endif /* __CUPRITE_DRIVER_TYPES_H__ */
+#endif /* __DRIVER_TYPES_H__ */

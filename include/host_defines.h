@@ -7,8 +7,8 @@
  * as identifiers. In a plain C/C++ compile that includes the CUDA headers, they are
  * defined away so that the headers are ordinary C/C++.
  */
-#ifndef __CUPRITE_HOST_DEFINES_H__
-#define __CUPRITE_HOST_DEFINES_H__
+#ifndef __HOST_DEFINES_H__
+#define __HOST_DEFINES_H__
 
 #define __CUPRITE__ 1
 
@@ -119,4 +119,4 @@
 #  define __CUPRITE_DEFAULT(v)
 #endif
 
-#endif /* __CUPRITE_HOST_DEFINES_H__ */
+#endif /* __HOST_DEFINES_H__ */

@@ -1,6 +1,6 @@
 /* math_constants.h (Cuprite): CUDA's named floating-point constants. */
-#ifndef __CUPRITE_MATH_CONSTANTS_H__
-#define __CUPRITE_MATH_CONSTANTS_H__
+#ifndef __MATH_CONSTANTS_H__
+#define __MATH_CONSTANTS_H__
 
 /* single precision */
 #define CUDART_INF_F            __int_as_float(0x7f800000)

@@ -1,6 +1,6 @@
 /* surface_types.h (Cuprite). */
-#ifndef __CUPRITE_SURFACE_TYPES_H__
-#define __CUPRITE_SURFACE_TYPES_H__
+#ifndef __SURFACE_TYPES_H__
+#define __SURFACE_TYPES_H__
 #include "driver_types.h"
 #define cudaSurfaceType1D 0x01
 #define cudaSurfaceType2D 0x02

@@ -1,6 +1,6 @@
 /* texture_types.h (Cuprite). */
-#ifndef __CUPRITE_TEXTURE_TYPES_H__
-#define __CUPRITE_TEXTURE_TYPES_H__
+#ifndef __TEXTURE_TYPES_H__
+#define __TEXTURE_TYPES_H__
 #include "driver_types.h"
 #define cudaTextureType1D 0x01
 #define cudaTextureType2D 0x02

@@ -1,8 +1,8 @@
 /*
  * vector_functions.h (Cuprite): make_<type>() constructors of the vector types.
  */
-#ifndef __CUPRITE_VECTOR_FUNCTIONS_H__
-#define __CUPRITE_VECTOR_FUNCTIONS_H__
+#ifndef __VECTOR_FUNCTIONS_H__
+#define __VECTOR_FUNCTIONS_H__
 
 #include "vector_types.h"
 
@@ -66,4 +66,4 @@ static __inline__ __host__ __device__ double2 make_double2(double x, double y) {
 static __inline__ __host__ __device__ double3 make_double3(double x, double y, double z) { double3 t; t.x = x; t.y = y; t.z = z; return t; }
 static __inline__ __host__ __device__ double4 make_double4(double x, double y, double z, double w) { double4 t; t.x = x; t.y = y; t.z = z; t.w = w; return t; }
 
-#endif /* __CUPRITE_VECTOR_FUNCTIONS_H__ */
+#endif /* __VECTOR_FUNCTIONS_H__ */

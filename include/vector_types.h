@@ -2,8 +2,8 @@
  * vector_types.h (Cuprite): CUDA's built-in vector types as plain C structs with CUDA's
  * alignments, and dim3. Written from the documented API.
  */
-#ifndef __CUPRITE_VECTOR_TYPES_H__
-#define __CUPRITE_VECTOR_TYPES_H__
+#ifndef __VECTOR_TYPES_H__
+#define __VECTOR_TYPES_H__
 
 #include "host_defines.h"
 
@@ -146,4 +146,4 @@ struct dim3 {
 };
 typedef struct dim3 dim3;
 
-#endif /* __CUPRITE_VECTOR_TYPES_H__ */
+#endif /* __VECTOR_TYPES_H__ */

@@ -185,6 +185,10 @@ pub enum SkipReason {
     Unsupported,
     /// Parsing failed inside a system header.
     SystemHeader,
+    /// A host-side declaration (no CUDA qualifier) that device code could not check, for
+    /// example a class with a `std::vector` member: its error is reported only where
+    /// device code uses it (set by sema, never by the parser).
+    HostDeclaration,
 }
 
 // ---------------------------------------------------------------------------------------

@@ -308,3 +308,130 @@ int run_{tag}() {{
     let out = run_ok(&mut Command::new(&exe));
     assert_eq!(text(&out.stdout), "1010 4020\n");
 }
+
+/// `-v` names the kernels that run their warps in lock step, and only those: kernels whose
+/// lanes communicate through memory only across barriers keep their per-thread loops.
+#[test]
+fn verbose_names_kernels_that_run_warps_in_lock_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "ws.cu",
+        r#"
+__global__ void warp_sync(float *out) {
+  __shared__ float s[64];
+  unsigned t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  if (t < 32) { volatile float *v = s; v[t] += v[t + 16]; v[t] += v[t + 8]; }
+  if (t == 0) out[0] = s[0];
+}
+__device__ void tail(volatile int *s, unsigned t) { s[t] += s[t + 1]; }
+__global__ void through_call(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = 1;
+  __syncthreads();
+  if (threadIdx.x < 32) tail(s, threadIdx.x);
+  out[threadIdx.x] = s[threadIdx.x];
+}
+__global__ void reads_neighbour(int *out) {
+  __shared__ int s[32];
+  s[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+__global__ void tree(float *in, float *out) {
+  __shared__ float s[256];
+  unsigned t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  for (unsigned k = 128; k > 0; k >>= 1) { if (t < k) s[t] += s[t + k]; __syncthreads(); }
+  if (t == 0) out[0] = s[0];
+}
+__global__ void tiles(const float *a, float *c, int n) {
+  __shared__ float as[16][16], bs[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  float sum = 0;
+  for (int t = 0; t < n / 16; t++) {
+    as[ty][tx] = a[ty * n + t * 16 + tx];
+    bs[ty][tx] = a[(t * 16 + ty) * n + tx];
+    __syncthreads();
+    for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];
+    __syncthreads();
+  }
+  c[ty * n + tx] = sum;
+}
+__global__ void own_element(int *out) {
+  __shared__ int s[128];
+  int t = threadIdx.x;
+  s[t] = t * 2;
+  s[t] += 1;
+  volatile int private_copy = s[t];
+  out[t] = private_copy;
+}
+int main() {}
+"#,
+    );
+    let out = run_ok(cuprite().args(["-v", "-c", "-o"]).arg(dir.path().join("ws.o")).arg(&src));
+    let err = text(&out.stderr);
+    let stepped: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("runs its warps in lock step"))
+        .filter_map(|l| l.split('\'').nth(1))
+        .collect();
+    assert_eq!(stepped, ["warp_sync", "through_call", "reads_neighbour"], "{err}");
+}
+
+/// Host declarations the device view cannot make sense of (standard-library types at
+/// file scope) are the host compiler's business: the build goes on, and only a use from
+/// device code is an error, which names the declaration's problem. Launch brackets may
+/// be written with spaces, as nvcc accepts (`k << < g, b >> > (…)`).
+#[test]
+fn host_declarations_never_stop_the_build_and_spaced_launch_brackets() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "host.cu",
+        r#"
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+typedef struct { float x; } Rec;
+int count(std::vector<Rec> &records);
+static std::vector<int> order;
+std::map<std::string, int> table;
+typedef std::vector<bool> Code;
+struct Holder { std::vector<int> v; int n; };
+__global__ void k(int *p, int m) { p[threadIdx.x] = threadIdx.x * m; }
+int count(std::vector<Rec> &records) { return (int)records.size(); }
+int main() {
+  int *d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  k << < 1, 32 >> > (d, 3);
+  int h[32];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  std::vector<Rec> r(4);
+  order.push_back(h[5]);
+  table["x"] = h[7];
+  Holder hd{{1}, 2};
+  printf("%d %d %d %d\n", order[0], table["x"], count(r), hd.n);
+}
+"#,
+    );
+    let exe = dir.path().join("host");
+    run_ok(cuprite().arg("-o").arg(&exe).arg(&src));
+    let out = run_ok(&mut Command::new(&exe));
+    assert_eq!(text(&out.stdout), "15 21 4 2\n");
+
+    let bad = write(
+        dir.path(),
+        "bad.cu",
+        "#include <vector>\nstruct Holder { std::vector<int> v; int n; };\nstatic std::vector<int> order;\n__global__ void k(int *p) {\n  Holder h;\n  p[0] = order.size();\n}\n",
+    );
+    let out = cuprite().args(["-c", "-o"]).arg(dir.path().join("bad.o")).arg(&bad).output().unwrap();
+    let err = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("bad.cu:2:17: error: no template named 'std::vector'"), "{err}");
+    assert!(err.contains("bad.cu:5:3: note: 'Holder' is used in device code here"), "{err}");
+    assert!(err.contains("bad.cu:6:10: error: identifier \"order\" is undefined in device code"), "{err}");
+}

@@ -200,8 +200,38 @@ impl<'o> Checker<'o> {
         for it in items {
             let saved = self.in_system_header;
             self.in_system_header = it.in_system_header;
-            self.item(it);
+            match host_side_names(it) {
+                Some(names) if !it.in_system_header => self.host_side_item(it, names),
+                _ => self.item(it),
+            }
             self.in_system_header = saved;
+        }
+    }
+
+    /// A file-scope declaration without CUDA qualifiers (a host function, a host variable,
+    /// a typedef, a class) is the host compiler's business: if device code cannot make
+    /// sense of it (`std::vector<int> order;` — the device view has no `<vector>`), its
+    /// errors are kept back, and the names it declares become errors only if device
+    /// code uses them.
+    fn host_side_item(&mut self, it: &ast::Item, names: HostSideNames) {
+        let errs = self.diags.len();
+        let q = |n: &String| qualify(&self.ns, n);
+        let new_names: Vec<String> = names.names.iter().map(q).filter(|n| !self.names.contains_key(n)).collect();
+        let new_tags: Vec<String> = names.tags.iter().map(q).filter(|n| !self.tags.contains_key(n)).collect();
+        self.item(it);
+        if self.diags.len() == errs {
+            return;
+        }
+        let first = self.diags[errs].clone();
+        self.diags.truncate(errs);
+        let reason = if names.host_only { ast::SkipReason::HostOnly } else { ast::SkipReason::HostDeclaration };
+        for n in new_names.iter().filter(|_| !names.is_function) {
+            self.names.remove(n);
+            self.skipped.insert(n.clone(), (reason, Some(first.clone()), it.span));
+        }
+        for n in &new_tags {
+            self.tags.remove(n);
+            self.skipped.insert(n.clone(), (ast::SkipReason::HostDeclaration, Some(first.clone()), it.span));
         }
     }
 
@@ -751,7 +781,14 @@ impl<'o> Checker<'o> {
     }
 
     pub(crate) fn skipped_error(&mut self, span: Span, name: &str, reason: ast::SkipReason, err: Option<Diagnostic>) {
+        if let (ast::SkipReason::HostDeclaration, Some(e)) = (reason, &err) {
+            // The declaration's own error, now that device code needs it.
+            let d = e.clone().with_note(Some(span), format!("'{name}' is used in device code here"));
+            self.diag(d);
+            return;
+        }
         let msg = match reason {
+            ast::SkipReason::HostDeclaration => format!("'{name}' has an error in its declaration and cannot be used in device code"),
             ast::SkipReason::HostOnly => format!("'{name}' is host code and cannot be used in device code"),
             ast::SkipReason::Unsupported => format!("'{name}' uses a construct that device code does not support yet"),
             ast::SkipReason::SystemHeader => format!("'{name}' comes from a system header that could not be parsed for device code"),
@@ -1079,4 +1116,50 @@ pub(crate) fn pretty_signature(types: &TypeTable, f: &Function) -> String {
     let ps: Vec<String> = f.sig.params.iter().map(|p| types.show(p)).collect();
     let name = qualified_fn_name(f);
     format!("{} {}({})", types.show(&f.sig.ret), name, ps.join(", "))
+}
+
+/// What a host-side file-scope item declares (see `Checker::host_side_item`).
+struct HostSideNames {
+    /// Declarator names: variables, typedefs, functions.
+    names: Vec<String>,
+    /// Class and enum names defined by the item.
+    tags: Vec<String>,
+    /// A host function or host variable (device code may not use it at all), as opposed
+    /// to a type, which device code may use.
+    host_only: bool,
+    /// A function declaration: it stays declared (an overload set may hold device
+    /// functions too); calls from device code are refused as calls of host functions.
+    is_function: bool,
+}
+
+/// The names a file-scope item without CUDA qualifiers declares; `None` for items that
+/// have CUDA qualifiers or are not plain declarations.
+fn host_side_names(it: &ast::Item) -> Option<HostSideNames> {
+    let cuda_qualified = |q: &ast::CudaQuals| q.global || q.device || q.host || q.shared || q.constant || q.managed;
+    let tags_of = |spec: &ast::DeclSpec| -> Vec<String> {
+        match &spec.ty {
+            ast::TypeSpec::Record(r) if r.members.is_some() && r.args.is_none() => r.name.iter().map(|n| n.name.clone()).collect(),
+            ast::TypeSpec::Enum(e) if e.enumerators.is_some() => e.name.iter().map(|n| n.name.clone()).collect(),
+            _ => vec![],
+        }
+    };
+    match &it.kind {
+        ast::ItemKind::Decl(d) if !cuda_qualified(&d.spec.cuda) && !d.spec.is_constexpr => {
+            let names: Vec<String> = d
+                .declarators
+                .iter()
+                .filter_map(|id| id.declarator.name.as_ref())
+                .filter(|p| p.segments.len() == 1)
+                .map(|p| p.last().name.clone())
+                .collect();
+            let is_function = d.declarators.iter().any(|id| matches!(id.declarator.derived.first(), Some(ast::Derived::Function(_))));
+            let typedef = d.spec.storage == Some(ast::Storage::Typedef);
+            let host_only = !typedef && !names.is_empty() && !(d.spec.cv.is_const && !is_function);
+            Some(HostSideNames { names, tags: tags_of(&d.spec), host_only, is_function })
+        }
+        ast::ItemKind::FunctionDef(f) if !cuda_qualified(&f.spec.cuda) && !f.spec.is_constexpr => {
+            Some(HostSideNames { names: vec![], tags: tags_of(&f.spec), host_only: true, is_function: true })
+        }
+        _ => None,
+    }
 }

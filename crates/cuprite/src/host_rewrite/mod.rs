@@ -479,7 +479,8 @@ impl<'a> Rewriter<'a> {
                 match t.str(k) {
                     "(" | "[" | "{" => depth += 1,
                     ")" | "]" | "}" => depth -= 1,
-                    ">" if depth == 0 && t.is_triple(k, ">") => {
+                    // `> > >` that is not followed by `(` closes template arguments.
+                    ">" if depth == 0 && t.is_triple(k, ">") && t.is(k + 3, "(") => {
                         close = Some(k);
                         break;
                     }
@@ -629,6 +630,14 @@ mod tests {
         assert!(out.starts_with("__attribute__((used)) void add("), "{out}");
         assert!(!out.contains("threadIdx"));
         assert!(!out.contains("__global__"));
+    }
+
+    #[test]
+    fn launch_brackets_may_be_spelled_with_spaces() {
+        let out = body("void f() { k << < nb, nt >> > (x, 3); }");
+        assert!(out.contains("((__cudaPushCallConfiguration( nb, nt )) ? (void)0 : k"), "{out}");
+        let out = body("void f() { k<<<S<T<int> > >::v, 32>>>(p); }");
+        assert!(out.contains("((__cudaPushCallConfiguration(S<T<int> > >::v, 32)) ? (void)0 : k"), "{out}");
     }
 
     #[test]

@@ -88,14 +88,12 @@ impl<'a> Tokens<'a> {
             i -= 1;
         }
     }
-    /// Three `ch` punctuators in adjacent bytes starting at token `i` (`<<<` or `>>>`).
+    /// Three `ch` punctuators starting at token `i` (`<<<` or `>>>`). Like nvcc, the
+    /// launch brackets may be spelled with spaces (`k << < g, b >> > (…)`, as Rodinia's
+    /// particlefilter does): three `<` in a row occur nowhere else in C++ (after
+    /// `operator`, the caller checks).
     pub fn is_triple(&self, i: usize, ch: &str) -> bool {
-        i + 2 < self.len()
-            && self.is(i, ch)
-            && self.is(i + 1, ch)
-            && self.is(i + 2, ch)
-            && self.toks[i + 1].start == self.toks[i].end
-            && self.toks[i + 2].start == self.toks[i + 1].end
+        i + 2 < self.len() && self.is(i, ch) && self.is(i + 1, ch) && self.is(i + 2, ch)
     }
 }
 
