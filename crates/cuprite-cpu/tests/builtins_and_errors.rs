@@ -149,6 +149,7 @@ fn malformed_ir_gives_errors_not_panics() {
     let mut m = Module::default();
     m.functions.push(Function {
         name: "empty".into(),
+        symbol: None,
         kind: FunctionKind::Device,
         inline: InlineHint::None,
         params: vec![LocalId(0)],

@@ -14,13 +14,14 @@
 //! - Nothing here assumes the CPU: CUDA operations (barriers, atomics, special registers,
 //!   printf, traps, math) are first-class instructions, for every back-end to implement.
 
+pub mod link;
 pub mod verify;
 
 use std::fmt;
 
 macro_rules! id_type {
     ($name:ident) => {
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         pub struct $name(pub u32);
         impl $name {
             pub fn index(self) -> usize {
@@ -41,7 +42,7 @@ id_type!(FileId);
 // ---------------------------------------------------------------------------------------
 // Types
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Type {
     Void,
     Bool,
@@ -95,7 +96,7 @@ impl Type {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Signature {
     pub params: Vec<Type>,
     pub ret: Type,
@@ -104,7 +105,7 @@ pub struct Signature {
 
 /// A struct or union. Vector types (`float4`, `int2`, `dim3`, …) are structs too, with
 /// fields `x, y, z, w` and their CUDA alignment.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct StructDef {
     /// Source-level name for readability (`float4`, `Particle`); unique in the module.
     pub name: String,
@@ -115,7 +116,7 @@ pub struct StructDef {
     pub align: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Field {
     pub name: String,
     pub ty: Type,
@@ -125,7 +126,7 @@ pub struct Field {
 // ---------------------------------------------------------------------------------------
 // Module
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Module {
     /// Source files named by `SrcLoc`s (the user's paths, for `#line` and messages).
     pub files: Vec<String>,
@@ -143,6 +144,10 @@ impl Module {
     }
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.index()]
+    }
+    /// Whether a function is only declared here (see `Function::blocks`).
+    pub fn is_declaration(&self, id: FuncId) -> bool {
+        self.function(id).blocks.is_empty()
     }
     pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
         self.functions
@@ -171,7 +176,7 @@ impl Module {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum AddressSpace {
     /// `__device__` variables.
     Global,
@@ -181,7 +186,7 @@ pub enum AddressSpace {
     Shared,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Global {
     /// Source-level name (qualified for readability: `ns::x`).
     pub name: String,
@@ -198,11 +203,14 @@ pub struct Global {
     pub host_symbol: Option<String>,
     /// `extern __shared__ T a[];`: the start of the launch's dynamic shared memory.
     pub dynamic_shared: bool,
+    /// `extern __device__ T x;` (or `__constant__`): defined in another translation unit
+    /// and resolved by `host_symbol` when device code is linked (`-rdc`).
+    pub external: bool,
     pub loc: Option<SrcLoc>,
 }
 
 /// A constant initializer, already evaluated by the front-end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Init {
     Zero,
     Scalar(Const),
@@ -215,7 +223,7 @@ pub enum Init {
     FuncAddr(FuncId),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Const {
     Bool(bool),
     /// Integer of the given integer type; the value is the two's complement bits,
@@ -230,7 +238,7 @@ pub enum Const {
 }
 
 /// A position in the user's source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SrcLoc {
     pub file: FileId,
     pub line: u32,
@@ -240,7 +248,7 @@ pub struct SrcLoc {
 // ---------------------------------------------------------------------------------------
 // Functions
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FunctionKind {
     /// `__global__`: launched from the host through its stub.
     Kernel {
@@ -255,14 +263,14 @@ pub enum FunctionKind {
     Device,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum InlineHint {
     None,
     Always,
     Never,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Local {
     /// Source name (or a generated one like `tmp.3`) for readability.
     pub name: String,
@@ -270,10 +278,14 @@ pub struct Local {
     pub align: Option<u64>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Function {
     /// Source-level name (`vecAdd`, `ns::helper`).
     pub name: String,
+    /// The Itanium-mangled name of a function with external linkage, by which separately
+    /// compiled translation units refer to each other's functions (`-rdc`); `None` for
+    /// internal linkage (`static`, anonymous namespace) and generated functions.
+    pub symbol: Option<String>,
     pub kind: FunctionKind,
     pub inline: InlineHint,
     /// The first `params.len()` locals are the parameters, in order.
@@ -282,7 +294,9 @@ pub struct Function {
     pub locals: Vec<Local>,
     /// Types of SSA values, indexed by `ValueId`.
     pub values: Vec<Type>,
-    /// `blocks[0]` is the entry block.
+    /// `blocks[0]` is the entry block. A function without blocks is a declaration: an
+    /// `extern __device__` function defined in another translation unit, resolved by
+    /// `symbol` when device code is linked (`-rdc`).
     pub blocks: Vec<Block>,
     pub loc: Option<SrcLoc>,
 }
@@ -306,14 +320,14 @@ impl Function {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Block {
     pub insts: Vec<Inst>,
     pub term: Terminator,
     pub term_loc: Option<SrcLoc>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Inst {
     /// The value this instruction defines (its type is in `Function::values`).
     pub result: Option<ValueId>,
@@ -321,7 +335,7 @@ pub struct Inst {
     pub loc: Option<SrcLoc>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BinaryOp {
     Add,
     Sub,
@@ -352,7 +366,7 @@ impl BinaryOp {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum UnaryOp {
     Neg,
     /// Bitwise not.
@@ -362,7 +376,7 @@ pub enum UnaryOp {
 }
 
 /// The built-in variables of device code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SpecialReg {
     ThreadIdx(Dim),
     BlockIdx(Dim),
@@ -373,14 +387,14 @@ pub enum SpecialReg {
     WarpSize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Dim {
     X,
     Y,
     Z,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum AtomicOp {
     Add,
     Sub,
@@ -398,7 +412,7 @@ pub enum AtomicOp {
     Xor,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Scope {
     Block,
     Device,
@@ -406,7 +420,7 @@ pub enum Scope {
 }
 
 /// Calls the back-end implements itself (math library, intrinsics, runtime services).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Builtin {
     /// A math-library function or intrinsic by its CUDA name with the precision implied
     /// by the name (`sqrtf`, `sqrt`, `__expf`, `rsqrtf`, `sincosf`, `__fdividef`,
@@ -436,7 +450,7 @@ pub enum Builtin {
     Memset,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum InstKind {
     Const(Const),
     Unary(UnaryOp, ValueId),
@@ -479,7 +493,7 @@ pub enum InstKind {
     CallBuiltin { builtin: Builtin, args: Vec<ValueId> },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BarrierKind {
     /// `__syncthreads()`.
     Sync,
@@ -489,7 +503,7 @@ pub enum BarrierKind {
     Or,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Terminator {
     Jump(BlockId),
     Branch { cond: ValueId, then: BlockId, else_: BlockId },
@@ -512,7 +526,7 @@ pub enum Terminator {
 }
 
 /// Which shuffle (`__shfl*_sync`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ShflKind {
     /// Source lane: `srcLane` mod `width` within the caller's segment of `width` lanes.
     Idx,
@@ -525,7 +539,7 @@ pub enum ShflKind {
     Xor,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum VoteKind {
     All,
     Any,
@@ -534,7 +548,7 @@ pub enum VoteKind {
     Ballot,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ReduceKind {
     Add,
     /// Signed or unsigned comparison according to the operand's type.
@@ -561,7 +575,7 @@ pub enum ReduceKind {
 ///   memory accesses through which lanes of a warp communicate without a barrier (see
 ///   `cuprite-cpu`'s `lockstep` pass), so that each such access is done by all those
 ///   lanes before any of them goes on, as on the GPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum WarpOp {
     Shfl(ShflKind),
     Vote(VoteKind),

@@ -132,7 +132,10 @@ fn verify_function(m: &Module, id: FuncId, f: &Function, errs: &mut Vec<String>)
         errs.push(format!("{name}: more parameters than locals"));
     }
     if f.blocks.is_empty() {
-        errs.push(format!("{name}: no blocks"));
+        // A declaration (defined in another translation unit) needs a symbol to be found by.
+        if f.symbol.is_none() {
+            errs.push(format!("{name}: no blocks, and no symbol for a declaration"));
+        }
         return;
     }
     for l in &f.locals {
@@ -505,6 +508,7 @@ mod tests {
         Module {
             functions: vec![Function {
                 name: "f".into(),
+                symbol: None,
                 kind: FunctionKind::Device,
                 inline: InlineHint::None,
                 params: vec![],

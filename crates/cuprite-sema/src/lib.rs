@@ -30,11 +30,14 @@ pub struct SemaOptions {
     pub fmad: bool,
     /// `-use_fast_math`.
     pub fast_math: bool,
+    /// `-rdc=true`: other translation units may call this one's `__device__` functions,
+    /// so all of them are lowered, not only those its kernels reach.
+    pub relocatable: bool,
 }
 
 impl Default for SemaOptions {
     fn default() -> Self {
-        SemaOptions { arch: 90, fmad: true, fast_math: false }
+        SemaOptions { arch: 90, fmad: true, fast_math: false, relocatable: false }
     }
 }
 

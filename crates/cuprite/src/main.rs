@@ -7,6 +7,7 @@ mod cli;
 mod device_pass;
 mod host_rewrite;
 mod pipeline;
+mod rdc;
 mod resources;
 mod support_files;
 mod toolchain;
@@ -62,9 +63,9 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     if opts.inputs.is_empty() {
         return Err("No input files specified; use option --help for more information".into());
     }
-    if Options::bool_flag(&opts.rdc, false)? || opts.dc || opts.dlink {
-        return Err("relocatable device code (-rdc=true, -dc, -dlink) is not supported yet".into());
-    }
+    // `-dc` is `-c -rdc=true`.
+    let rdc = Options::bool_flag(&opts.rdc, false)? || opts.dc;
+    let compile_only = opts.compile_only || opts.dc;
     let arch = opts.compute_capability()?;
     let opt_level = opts.opt_level()?;
     let work_dir = tempfile::Builder::new().prefix("cuprite-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
@@ -91,7 +92,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         if kind != InputKind::Object && !input.exists() {
             return Err(format!("Could not open input file '{}'", input.display()));
         }
-        let object = if opts.compile_only {
+        let object = if compile_only {
             match (&opts.output, opts.inputs.len()) {
                 (Some(o), 1) => o.clone(),
                 _ => PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o"),
@@ -116,13 +117,26 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
                 objects.push(input.clone());
                 continue;
             }
-            InputKind::Cuda => build.compile_cuda(input, &object)?,
+            InputKind::Cuda => build.compile_cuda(input, &object, rdc)?,
             InputKind::Cxx | InputKind::C => build.compile_host_source(input, kind, &object)?,
         }
         objects.push(object);
     }
-    if opts.compile_only || opts.preprocess_only || opts.deps_only {
+    if compile_only || opts.preprocess_only || opts.deps_only {
         return Ok(ExitCode::SUCCESS);
+    }
+    if opts.dlink {
+        // `-dlink`: only the device object, for another linker (nvcc names it a_dlink.o).
+        let output = opts.output.clone().unwrap_or_else(|| PathBuf::from("a_dlink.o"));
+        if !build.device_link(&objects, &output)? {
+            build.empty_object(&output)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Linking objects with relocatable device code links their device code first.
+    let device_o = build.work.join("device-link.o");
+    if build.device_link(&objects, &device_o)? {
+        objects.push(device_o);
     }
     let output = match (&opts.output, run_mode) {
         (Some(o), _) => o.clone(),

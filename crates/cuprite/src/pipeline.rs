@@ -131,8 +131,10 @@ impl<'a> Build<'a> {
         std::io::stdout().write_all(&text).map_err(|e| format!("cannot write the output: {e}"))
     }
 
-    /// Compiles one `.cu` file into a single object (host and device parts merged).
-    pub fn compile_cuda(&self, input: &Path, object: &Path) -> Result<(), String> {
+    /// Compiles one `.cu` file into a single object (host and device parts merged). With
+    /// `rdc` (relocatable device code), the device part is kept as IR in the object, to be
+    /// generated at device link (`rdc.rs`).
+    pub fn compile_cuda(&self, input: &Path, object: &Path, rdc: bool) -> Result<(), String> {
         let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
         let work = |ext: &str| self.work.join(format!("{stem}.{ext}"));
 
@@ -187,18 +189,21 @@ impl<'a> Build<'a> {
             args.push(host_o.display().to_string());
             self.tools.run(&self.tools.objcopy, &args)?;
         }
-        let device_c = work("cudafe.device.c");
-        let c_text = device_pass::emit(&module, input, self.arch, self.opts)?;
-        std::fs::write(&device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
-        let device_o = work("device.o");
-        let mut dcflags = vec!["-c".to_string()];
-        // nvcc optimises device code unless -G asks for debuggable device code.
-        dcflags.extend(cuprite_cpu::c_compiler_flags(if self.opts.device_debug { 0 } else { self.opt_level.max(2) }));
-        if self.opts.device_debug || self.opts.debug {
-            dcflags.push("-g".into());
+        if rdc {
+            // The symbols stay global (under their TU-unique names): the device object
+            // that will name them is made at device link.
+            let blob = work("device.ir");
+            std::fs::write(&blob, crate::rdc::encode(&input.display().to_string(), &module)?)
+                .map_err(|e| format!("cannot write {}: {e}", blob.display()))?;
+            let args = vec![
+                format!("--add-section={}={}", crate::rdc::SECTION, blob.display()),
+                host_o.display().to_string(),
+                object.display().to_string(),
+            ];
+            return self.tools.run(&self.tools.objcopy, &args).map(drop);
         }
-        dcflags.extend([device_c.display().to_string(), "-o".into(), device_o.display().to_string()]);
-        self.tools.run(&self.tools.cc, &dcflags)?;
+        let device_o = work("device.o");
+        self.compile_device_code(&module, input, &work("cudafe.device.c"), &device_o)?;
 
         // One relocatable object per translation unit, as nvcc -c gives.
         let ld_args = vec!["-r".to_string(), "-nostdlib".into(), host_o.display().to_string(), device_o.display().to_string(), "-o".into(), object.display().to_string()];
@@ -209,6 +214,45 @@ impl<'a> Build<'a> {
             self.tools.run(&self.tools.objcopy, &args)?;
         }
         Ok(())
+    }
+
+    /// Generates C for a module's device code and compiles it into `device_o`. `source`
+    /// names the translation unit (or the device link) in messages and `#line`s.
+    pub fn compile_device_code(&self, module: &cuprite_ir::Module, source: &Path, device_c: &Path, device_o: &Path) -> Result<(), String> {
+        let c_text = device_pass::emit(module, source, self.arch, self.opts)?;
+        std::fs::write(device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
+        let mut dcflags = vec!["-c".to_string()];
+        // nvcc optimises device code unless -G asks for debuggable device code.
+        dcflags.extend(cuprite_cpu::c_compiler_flags(if self.opts.device_debug { 0 } else { self.opt_level.max(2) }));
+        if self.opts.device_debug || self.opts.debug {
+            dcflags.push("-g".into());
+        }
+        dcflags.extend([device_c.display().to_string(), "-o".into(), device_o.display().to_string()]);
+        self.tools.run(&self.tools.cc, &dcflags).map(drop)
+    }
+
+    /// Device link: generates the device code of every relocatable-device-code unit in
+    /// `inputs` (objects and static libraries, `-l` libraries included) into
+    /// `device_o`. Returns whether there was any.
+    pub fn device_link(&self, inputs: &[PathBuf], device_o: &Path) -> Result<bool, String> {
+        let mut files = inputs.to_vec();
+        files.extend(crate::rdc::static_libraries(&self.opts.lib_dirs, &self.opts.libs));
+        match crate::rdc::link_inputs(&files)? {
+            Some(module) => {
+                let device_c = self.work.join("device-link.cudafe.device.c");
+                self.compile_device_code(&module, Path::new("<device link>"), &device_c, device_o)?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// An object file with nothing in it (`-dlink` of objects without device code).
+    pub fn empty_object(&self, output: &Path) -> Result<(), String> {
+        let src = self.work.join("empty.c");
+        std::fs::write(&src, "/* no relocatable device code among the inputs */\n").map_err(|e| format!("cannot write {}: {e}", src.display()))?;
+        let args = vec!["-c".to_string(), "-fPIC".into(), src.display().to_string(), "-o".into(), output.display().to_string()];
+        self.tools.run(&self.tools.cc, &args).map(drop)
     }
 
     /// Compiles a `.cpp` or `.c` input with the host compiler, Cuprite's headers available.
