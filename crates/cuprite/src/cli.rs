@@ -184,6 +184,7 @@ pub fn describe_error(e: &clap::Error, args: &[String]) -> String {
 #[command(
     name = "cuprite",
     about = "Compile CUDA programs to run on the CPU (an nvcc-compatible driver)",
+    after_help = "Also: `cuprite run [flags] file.cu [-- args]` builds and runs a program; `cuprite install --prefix DIR` writes a CUDA toolkit directory (DIR/bin/nvcc, include/, lib64/) for CMake, Makefiles and `g++ -lcudart`.",
     disable_version_flag = true,
     allow_negative_numbers = true
 )]

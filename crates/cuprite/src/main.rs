@@ -91,7 +91,8 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
                 (dir.parent().unwrap_or(&dir).to_path_buf(), support_files::include_dir()?, String::new())
             }
         };
-        eprint!("{}", toolkit::verbose_variables(&top, &include, &toolkit::quote(&libraries)));
+        let libraries = if libraries.is_empty() { libraries } else { toolkit::quote(&libraries) };
+        eprint!("{}", toolkit::verbose_variables(&top, &include, &libraries));
     }
     if opts.inputs.is_empty() {
         return Err("No input files specified; use option --help for more information".into());
