@@ -24,7 +24,113 @@ const LONG_OPTIONS: &[&str] = &[
     "disable-warnings", "threads", "split-compile", "allow-unsupported-compiler",
     "default-stream", "cudart", "cudadevrt", "diag-suppress", "expt-relaxed-constexpr",
     "display-error-number", "no-display-error-number", "source-in-ptx", "forward-unknown-to-host-compiler",
+    "isystem", "system-include", "MM", "MP", "generate-nonsystem-dependencies",
+    "generate-dependencies-with-compile", "generate-nonsystem-dependencies-with-compile",
+    "dependency-output", "dependency-target-name", "generate-dependency-targets",
+    "forward-unknown-opts",
 ];
+
+/// Replaces `--options-file FILE` / `-optf FILE` (also `=FILE`) by the arguments the file
+/// holds, as nvcc does; CMake passes include directories and objects this way.
+pub fn expand_options_files(args: Vec<String>) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        if arg == "--" {
+            out.push(arg);
+            out.extend(it.by_ref());
+            break;
+        }
+        let file = match arg.as_str() {
+            "--options-file" | "-options-file" | "-optf" | "--optf" => {
+                Some(it.next().ok_or_else(|| format!("Option '{arg}' needs a file name"))?)
+            }
+            _ => ["--options-file=", "-options-file=", "-optf=", "--optf="].iter().find_map(|p| arg.strip_prefix(p)).map(str::to_string),
+        };
+        match file {
+            Some(f) => {
+                let text = std::fs::read_to_string(&f).map_err(|e| format!("Could not open options file '{f}': {e}"))?;
+                out.extend(split_options(&text));
+            }
+            None => out.push(arg),
+        }
+    }
+    Ok(out)
+}
+
+/// Splits an options file's text as a shell would split words: whitespace separates,
+/// single and double quotes group, a backslash escapes the next character.
+pub fn split_options(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"') | None, '\\') => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+                in_word = true;
+            }
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    words
+}
+
+/// Parses the command line. With `-forward-unknown-to-host-compiler`, an option nvcc does
+/// not know goes to the host compiler (as `-Xcompiler`) instead of being an error.
+pub fn parse(mut args: Vec<String>) -> Result<(Options, Vec<String>), (clap::Error, Vec<String>)> {
+    let forward = args.iter().any(|a| matches!(a.as_str(), "--forward-unknown-to-host-compiler" | "--forward-unknown-opts"));
+    // Each round forwards one unknown option; bounded by the number of arguments.
+    for _ in 0..=args.len() {
+        match Options::try_parse_from(&args) {
+            Ok(o) => return Ok((o, args)),
+            Err(e) => {
+                use clap::error::{ContextKind, ContextValue, ErrorKind};
+                let bad = match (forward, e.kind(), e.get(ContextKind::InvalidArg)) {
+                    (true, ErrorKind::UnknownArgument, Some(ContextValue::String(bad))) => bad.clone(),
+                    _ => return Err((e, args)),
+                };
+                // clap names only the first letter of an unknown short-option cluster.
+                let Some(pos) = args.iter().skip(1).position(|a| a == &bad || (a.starts_with(bad.as_str()) && !bad.starts_with("--"))) else {
+                    return Err((e, args));
+                };
+                let whole = args[pos + 1].clone();
+                args[pos + 1] = format!("--Xcompiler={whole}");
+            }
+        }
+    }
+    Options::try_parse_from(&args).map(|o| (o, args.clone())).map_err(|e| (e, args))
+}
+
+/// The CUDA runtime a link uses (`-cudart`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cudart {
+    Static,
+    Shared,
+    None,
+}
 
 /// Rewrites nvcc's one-dash long options (`-arch=sm_90`) into clap's two-dash form.
 pub fn normalize(args: impl IntoIterator<Item = String>) -> Vec<String> {
@@ -38,6 +144,12 @@ pub fn normalize(args: impl IntoIterator<Item = String>) -> Vec<String> {
         if arg == "--" {
             after_double_dash = true;
             out.push(arg);
+            continue;
+        }
+        // gcc's joined spelling, which CMake may pass: -isystem/usr/include/x.
+        if let Some(dir) = arg.strip_prefix("-isystem").filter(|d| !d.is_empty() && !d.starts_with('=')) {
+            out.push("--isystem".into());
+            out.push(dir.to_string());
             continue;
         }
         if let Some(rest) = arg.strip_prefix('-') {
@@ -72,6 +184,7 @@ pub fn describe_error(e: &clap::Error, args: &[String]) -> String {
 #[command(
     name = "cuprite",
     about = "Compile CUDA programs to run on the CPU (an nvcc-compatible driver)",
+    after_help = "Also: `cuprite run [flags] file.cu [-- args]` builds and runs a program; `cuprite install --prefix DIR` writes a CUDA toolkit directory (DIR/bin/nvcc, include/, lib64/) for CMake, Makefiles and `g++ -lcudart`.",
     disable_version_flag = true,
     allow_negative_numbers = true
 )]
@@ -148,19 +261,30 @@ pub struct Options {
     /// Print the version.
     #[arg(short = 'V', long = "version")]
     pub version: bool,
-    /// Write make dependencies to stdout instead of compiling.
+    /// Add a directory to the include path as a system directory (no warnings from it).
+    #[arg(long = "isystem", alias = "system-include", value_name = "DIR")]
+    pub system_include_dirs: Vec<String>,
+    /// Write make dependencies to stdout (or -MF) instead of compiling.
     #[arg(short = 'M', long = "generate-dependencies")]
     pub deps_only: bool,
+    /// As -M, without system headers.
+    #[arg(long = "MM", alias = "generate-nonsystem-dependencies")]
+    pub deps_only_nonsystem: bool,
     /// Write make dependencies to a .d file while compiling.
-    #[arg(long = "MD")]
+    #[arg(long = "MD", alias = "generate-dependencies-with-compile")]
     pub deps_md: bool,
-    #[arg(long = "MMD")]
+    /// As -MD, without system headers.
+    #[arg(long = "MMD", alias = "generate-nonsystem-dependencies-with-compile")]
     pub deps_mmd: bool,
-    /// The dependency file for -MD.
-    #[arg(long = "MF", value_name = "FILE")]
+    /// The dependency file for -M/-MM/-MD/-MMD.
+    #[arg(long = "MF", alias = "dependency-output", value_name = "FILE")]
     pub deps_file: Option<PathBuf>,
-    #[arg(long = "MT", value_name = "TARGET")]
+    /// The target named in the dependency file.
+    #[arg(long = "MT", alias = "dependency-target-name", value_name = "TARGET")]
     pub deps_target: Option<String>,
+    /// Add a phony target for each dependency.
+    #[arg(long = "MP", alias = "generate-dependency-targets")]
+    pub deps_phony: bool,
     /// Fast math: flush to zero, approximate division and transcendental functions.
     #[arg(long = "use_fast_math", alias = "use-fast-math")]
     pub fast_math: bool,
@@ -226,6 +350,7 @@ pub struct Options {
     pub allow_unsupported_compiler: bool,
     #[arg(long = "default-stream", value_name = "KIND")]
     pub default_stream: Option<String>,
+    /// The CUDA runtime to link: static (default), shared, none.
     #[arg(long = "cudart", value_name = "KIND")]
     pub cudart: Option<String>,
     #[arg(long = "cudadevrt", value_name = "KIND")]
@@ -238,7 +363,8 @@ pub struct Options {
     pub no_display_error_number: bool,
     #[arg(long = "source-in-ptx")]
     pub source_in_ptx: bool,
-    #[arg(long = "forward-unknown-to-host-compiler")]
+    /// Pass options nvcc does not know to the host compiler instead of refusing them.
+    #[arg(long = "forward-unknown-to-host-compiler", alias = "forward-unknown-opts")]
     pub forward_unknown: bool,
     /// Input files: .cu, .c, .cpp/.cc/.cxx, .o/.a.
     pub inputs: Vec<PathBuf>,
@@ -276,6 +402,15 @@ impl Options {
                 "0" | "1" | "2" | "3" => Ok(s.parse().unwrap_or(3)),
                 _ => Err(format!("Value '{s}' is not defined for option 'optimize'")),
             },
+        }
+    }
+
+    pub fn cudart(&self) -> Result<Cudart, String> {
+        match self.cudart.as_deref() {
+            None | Some("static") => Ok(Cudart::Static),
+            Some("shared") => Ok(Cudart::Shared),
+            Some("none") => Ok(Cudart::None),
+            Some(other) => Err(format!("Value '{other}' is not defined for option 'cudart'")),
         }
     }
 
@@ -333,6 +468,41 @@ mod tests {
     fn unknown_flag_is_an_error() {
         let v: Vec<String> = ["cuprite", "-frobnicate", "x.cu"].iter().map(|s| s.to_string()).collect();
         assert!(Options::try_parse_from(normalize(v)).is_err());
+    }
+
+    #[test]
+    fn dependency_and_system_include_flags() {
+        let o = parse(&["-MD", "-MT", "x.o", "-MF", "x.d", "-isystem", "/a", "-isystem/b", "-MM", "-MP", "x.cu"]);
+        assert!(o.deps_md && o.deps_only_nonsystem && o.deps_phony);
+        assert_eq!(o.deps_target.as_deref(), Some("x.o"));
+        assert_eq!(o.deps_file, Some(PathBuf::from("x.d")));
+        assert_eq!(o.system_include_dirs, vec!["/a", "/b"]);
+    }
+
+    #[test]
+    fn options_files_are_expanded() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("includes.rsp");
+        std::fs::write(&f, "-I\"/a b\" -DX='1 2'\n  -Ic\n").unwrap();
+        let args: Vec<String> = ["nvcc", "--options-file", f.to_str().unwrap(), "x.cu"].iter().map(|s| s.to_string()).collect();
+        let out = expand_options_files(args).unwrap();
+        assert_eq!(out, vec!["nvcc", "-I/a b", "-DX=1 2", "-Ic", "x.cu"]);
+    }
+
+    #[test]
+    fn unknown_options_can_go_to_the_host_compiler() {
+        let v: Vec<String> = ["nvcc", "-forward-unknown-to-host-compiler", "-pthread", "-fopenmp", "x.cu"].iter().map(|s| s.to_string()).collect();
+        let (o, _) = super::parse(normalize(v)).expect("parses");
+        assert_eq!(o.xcompiler, vec!["-pthread", "-fopenmp"]);
+        let v: Vec<String> = ["nvcc", "-pthread", "x.cu"].iter().map(|s| s.to_string()).collect();
+        assert!(super::parse(normalize(v)).is_err());
+    }
+
+    #[test]
+    fn cudart_kinds() {
+        assert_eq!(parse(&["x.cu"]).cudart().unwrap(), Cudart::Static);
+        assert_eq!(parse(&["-cudart", "shared", "x.cu"]).cudart().unwrap(), Cudart::Shared);
+        assert!(parse(&["-cudart=bogus", "x.cu"]).cudart().is_err());
     }
 
     #[test]

@@ -1,16 +1,20 @@
 //! `cuprite`: compiles CUDA programs to run on the CPU, with nvcc's command line.
 //!
 //! `cuprite [nvcc flags] inputs…` builds like nvcc; `cuprite run [flags] file.cu [-- args]`
-//! builds a temporary executable, runs it and passes its output and exit code through.
+//! builds a temporary executable, runs it and passes its output and exit code through;
+//! `cuprite install --prefix DIR` writes a CUDA-toolkit-shaped directory whose `bin/nvcc`
+//! is this binary (under that name it is nvcc only: no subcommands).
 
 mod cli;
 mod device_pass;
 mod host_rewrite;
+mod install;
 mod pipeline;
 mod rdc;
 mod resources;
 mod support_files;
 mod toolchain;
+mod toolkit;
 
 use clap::Parser;
 use cli::Options;
@@ -23,21 +27,41 @@ pub const DEFAULT_ARCH: u32 = 75;
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
-    let run_mode = args.get(1).map(String::as_str) == Some("run");
+    let as_nvcc = toolkit::invoked_as_nvcc(args.first().map(String::as_str).unwrap_or(""));
+    let tool = if as_nvcc { "nvcc" } else { "cuprite" };
+    let fail = |msg: &str| {
+        if !msg.is_empty() {
+            eprintln!("{tool} fatal   : {msg}");
+        }
+        ExitCode::from(1)
+    };
+    if !as_nvcc && args.get(1).map(String::as_str) == Some("install") {
+        return match install::InstallArgs::try_parse_from(&args[1..]) {
+            Ok(a) => match install::install(&a) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(msg) => fail(&msg),
+            },
+            Err(e) => {
+                let _ = e.print();
+                ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+            }
+        };
+    }
+    let run_mode = !as_nvcc && args.get(1).map(String::as_str) == Some("run");
     if run_mode {
         args.remove(1);
     }
-    let normalized = cli::normalize(args);
-    let opts = match Options::try_parse_from(&normalized) {
-        Ok(o) => o,
-        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => {
+    let args = match cli::expand_options_files(args) {
+        Ok(a) => a,
+        Err(msg) => return fail(&msg),
+    };
+    let opts = match cli::parse(cli::normalize(args)) {
+        Ok((o, _)) => o,
+        Err((e, _)) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => {
             print!("{e}");
             return ExitCode::SUCCESS;
         }
-        Err(e) => {
-            eprintln!("cuprite fatal   : {}", cli::describe_error(&e, &normalized));
-            return ExitCode::from(1);
-        }
+        Err((e, normalized)) => return fail(&cli::describe_error(&e, &normalized)),
     };
     if opts.version {
         print_version();
@@ -45,21 +69,32 @@ fn main() -> ExitCode {
     }
     match drive(&opts, run_mode) {
         Ok(code) => code,
-        Err(msg) => {
-            if !msg.is_empty() {
-                eprintln!("cuprite fatal   : {msg}");
-            }
-            ExitCode::from(1)
-        }
+        Err(msg) => fail(&msg),
     }
 }
 
+/// The banner: its first line and the `V<major>.<minor>.<patch>` are what build systems
+/// (CMake) read to recognise nvcc and its version.
 fn print_version() {
-    println!("cuprite: Cuprite CUDA compiler driver (CUDA on the CPU)");
-    println!("Cuprite version {}, compatible with CUDA 13.0 (nvcc command line)", env!("CARGO_PKG_VERSION"));
+    println!("nvcc: Cuprite, an nvcc-compatible Cuda compiler driver that runs CUDA on the CPU");
+    println!("Cuprite version {}, implementing CUDA {}.{} (V{})", env!("CARGO_PKG_VERSION"), toolkit::CUDA_MAJOR, toolkit::CUDA_MINOR, toolkit::cuda_version());
 }
 
 fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
+    let prefix = toolkit::Prefix::of_running_binary();
+    if opts.verbose || opts.dryrun {
+        // Printed before anything can fail: CMake runs `nvcc -v <not a file>` to read them.
+        let (top, include, libraries) = match &prefix {
+            Some(p) => (p.root.clone(), p.include(), format!("-L{}", p.lib64().display())),
+            None => {
+                let exe = std::env::current_exe().map_err(|e| format!("cannot locate the cuprite binary: {e}"))?;
+                let dir = exe.parent().unwrap_or(Path::new(".")).to_path_buf();
+                (dir.parent().unwrap_or(&dir).to_path_buf(), support_files::include_dir()?, String::new())
+            }
+        };
+        let libraries = if libraries.is_empty() { libraries } else { toolkit::quote(&libraries) };
+        eprint!("{}", toolkit::verbose_variables(&top, &include, &libraries));
+    }
     if opts.inputs.is_empty() {
         return Err("No input files specified; use option --help for more information".into());
     }
@@ -68,6 +103,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     let compile_only = opts.compile_only || opts.dc;
     let arch = opts.compute_capability()?;
     let opt_level = opts.opt_level()?;
+    let cudart = opts.cudart()?;
     let work_dir = tempfile::Builder::new().prefix("cuprite-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let work = match (&opts.keep_dir, opts.keep) {
         (Some(d), _) => {
@@ -80,7 +116,12 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     let build = Build {
         opts,
         tools: toolchain::Toolchain::new(opts.ccbin.as_deref(), opts.verbose, opts.dryrun),
-        include_dir: support_files::include_dir()?,
+        include_dir: match &prefix {
+            Some(p) => p.include(),
+            None => support_files::include_dir()?,
+        },
+        prefix,
+        cudart,
         work,
         arch,
         opt_level,
@@ -100,7 +141,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         } else {
             build.work.join(format!("{i}-{}.o", input.file_stem().and_then(|s| s.to_str()).unwrap_or("input")))
         };
-        if opts.preprocess_only || opts.deps_only {
+        if opts.preprocess_only || opts.deps_only || opts.deps_only_nonsystem {
             if kind == InputKind::Object {
                 continue;
             }
@@ -122,7 +163,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         }
         objects.push(object);
     }
-    if compile_only || opts.preprocess_only || opts.deps_only {
+    if compile_only || opts.preprocess_only || opts.deps_only || opts.deps_only_nonsystem {
         return Ok(ExitCode::SUCCESS);
     }
     if opts.dlink {

@@ -12,17 +12,22 @@
 //! 5. IR → CPU back-end → C → C compiler → device object;
 //! 6. link host objects, device objects and the runtime library.
 
-use crate::cli::Options;
+use crate::cli::{Cudart, Options};
 use crate::device_pass;
 use crate::host_rewrite;
 use crate::support_files;
 use crate::toolchain::Toolchain;
+use crate::toolkit::{quote, Prefix};
 use std::path::{Path, PathBuf};
 
 pub struct Build<'a> {
     pub opts: &'a Options,
     pub tools: Toolchain,
     pub include_dir: PathBuf,
+    /// The toolkit prefix this binary runs from (`DIR/bin/nvcc`), if any: its `lib64`
+    /// holds the runtime libraries.
+    pub prefix: Option<Prefix>,
+    pub cudart: Cudart,
     pub work: PathBuf,
     pub arch: u32,
     pub opt_level: u8,
@@ -66,6 +71,9 @@ impl<'a> Build<'a> {
         ];
         for d in &o.include_dirs {
             f.push(format!("-I{d}"));
+        }
+        for d in &o.system_include_dirs {
+            f.extend(["-isystem".to_string(), d.clone()]);
         }
         for d in &o.defines {
             f.push(format!("-D{d}"));
@@ -119,11 +127,17 @@ impl<'a> Build<'a> {
         std::io::stdout().write_all(&text).map_err(|e| format!("cannot write the output: {e}"))
     }
 
-    /// `-M`: make dependencies of a `.cu`/`.cpp` file on stdout (or into `-MF`).
+    /// `-M`/`-MM`: make dependencies of a `.cu`/`.cpp` file on stdout (or into `-MF`, or
+    /// `-o`, as older CMake asks).
     pub fn dependencies(&self, input: &Path, target: &str) -> Result<(), String> {
-        let mut flags = vec!["-M".to_string(), "-MT".into(), self.opts.deps_target.clone().unwrap_or_else(|| target.to_string())];
-        if let Some(f) = &self.opts.deps_file {
+        let o = self.opts;
+        let kind = if o.deps_only_nonsystem { "-MM" } else { "-M" };
+        let mut flags = vec![kind.to_string(), "-MT".into(), o.deps_target.clone().unwrap_or_else(|| target.to_string())];
+        if let Some(f) = o.deps_file.as_ref().or(o.output.as_ref()) {
             flags.extend(["-MF".into(), f.display().to_string()]);
+        }
+        if o.deps_phony {
+            flags.push("-MP".into());
         }
         flags.extend(self.host_view_flags(input));
         let text = self.tools.run(&self.tools.cxx, &flags)?;
@@ -150,14 +164,15 @@ impl<'a> Build<'a> {
 
         // Host view (which also writes make dependencies for -MD).
         let mut hflags = vec!["-E".to_string()];
-        if self.opts.deps_md || self.opts.deps_mmd {
-            let dep_file = self.opts.deps_file.clone().unwrap_or_else(|| object.with_extension("d"));
-            hflags.extend([if self.opts.deps_mmd { "-MMD" } else { "-MD" }.to_string(), "-MF".into(), dep_file.display().to_string()]);
-            hflags.extend(["-MT".into(), self.opts.deps_target.clone().unwrap_or_else(|| object.display().to_string())]);
-        }
+        hflags.extend(self.dependency_flags(object));
         hflags.extend(self.host_view_flags(input));
         let host_ii = work("cudafe.host.ii");
         self.tools.run_to_file(&self.tools.cxx, &hflags, &host_ii)?;
+        if self.tools.verbose || self.tools.dryrun {
+            // The device pass runs inside this process; this line names its target in
+            // the form build systems read the default architecture from.
+            eprintln!("#$ # in process: device code of {} for -arch compute_{} -> {}", quote(&input.display().to_string()), self.arch, quote(&work("cudafe.device.c").display().to_string()));
+        }
         if self.tools.dryrun {
             return Ok(());
         }
@@ -255,6 +270,22 @@ impl<'a> Build<'a> {
         self.tools.run(&self.tools.cc, &args).map(drop)
     }
 
+    /// `-MD`/`-MMD` (with `-MF`, `-MT`, `-MP`): the host compiler writes the object's
+    /// make dependencies while it preprocesses.
+    fn dependency_flags(&self, object: &Path) -> Vec<String> {
+        let o = self.opts;
+        if !(o.deps_md || o.deps_mmd) {
+            return Vec::new();
+        }
+        let dep_file = o.deps_file.clone().unwrap_or_else(|| object.with_extension("d"));
+        let mut f = vec![if o.deps_mmd { "-MMD" } else { "-MD" }.to_string(), "-MF".into(), dep_file.display().to_string()];
+        f.extend(["-MT".into(), o.deps_target.clone().unwrap_or_else(|| object.display().to_string())]);
+        if o.deps_phony {
+            f.push("-MP".into());
+        }
+        f
+    }
+
     /// Compiles a `.cpp` or `.c` input with the host compiler, Cuprite's headers available.
     pub fn compile_host_source(&self, input: &Path, kind: InputKind, object: &Path) -> Result<(), String> {
         let (compiler, mut flags) = match kind {
@@ -273,6 +304,7 @@ impl<'a> Build<'a> {
                 flags.push(format!("-D{d}"));
             }
         }
+        flags.extend(self.dependency_flags(object));
         flags.extend(self.host_compile_flags());
         flags.extend([input.display().to_string(), "-o".into(), object.display().to_string()]);
         self.tools.run(&compiler, &flags).map(drop)
@@ -280,11 +312,14 @@ impl<'a> Build<'a> {
 
     /// Links objects, the runtime library and the user's libraries into an executable.
     pub fn link(&self, objects: &[PathBuf], output: &Path) -> Result<(), String> {
-        let runtime = support_files::runtime_lib()?;
         let mut flags: Vec<String> = vec!["-o".into(), output.display().to_string()];
         flags.extend(objects.iter().map(|o| o.display().to_string()));
         for d in &self.opts.lib_dirs {
             flags.push(format!("-L{d}"));
+        }
+        // The toolkit's library directory, spelled as `-v` printed it in LIBRARIES=.
+        if let Some(p) = &self.prefix {
+            flags.push(format!("-L{}", p.lib64().display()));
         }
         for l in &self.opts.libs {
             flags.push(format!("-l{l}"));
@@ -293,9 +328,27 @@ impl<'a> Build<'a> {
             flags.push(format!("-Wl,{x}"));
         }
         flags.extend(Options::split_commas(&self.opts.xcompiler).into_iter().filter(|f| f.starts_with("-f") || f.starts_with("-L") || f.starts_with("-l") || f.starts_with("-pthread")));
-        flags.push(runtime.display().to_string());
-        flags.extend(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil"].iter().map(|s| s.to_string()));
+        flags.extend(self.runtime_link_flags()?);
         self.tools.run(&self.tools.cxx, &flags).map(drop)
+    }
+
+    /// The runtime, as `-cudart` asks: static by default (the program depends on nothing
+    /// but the C libraries), shared (`libcudart.so.13`, found through an rpath to the
+    /// prefix's `lib64`), or none.
+    fn runtime_link_flags(&self) -> Result<Vec<String>, String> {
+        let system = ["-lrt", "-lpthread", "-ldl", "-lm"].iter().map(|s| s.to_string());
+        Ok(match (self.cudart, &self.prefix) {
+            (Cudart::None, _) => Vec::new(),
+            (Cudart::Static, Some(_)) => ["-lcudadevrt", "-lcudart_static"].iter().map(|s| s.to_string()).chain(system).collect(),
+            (Cudart::Shared, Some(p)) => ["-lcudadevrt".to_string(), "-lcudart".into(), format!("-Wl,-rpath,{}", p.lib64().display())].into_iter().chain(system).collect(),
+            (Cudart::Static, None) => {
+                let runtime = support_files::runtime_lib()?;
+                std::iter::once(runtime.display().to_string()).chain(system).chain(std::iter::once("-lutil".to_string())).collect()
+            }
+            (Cudart::Shared, None) => {
+                return Err("-cudart shared needs a toolkit prefix: run `cuprite install --prefix DIR` and build with DIR/bin/nvcc".into())
+            }
+        })
     }
 }
 
