@@ -506,3 +506,23 @@ fn separable_compilation_three_ways() {
     assert!(err.contains("device function 'block_sum' is declared but not defined in this translation unit"), "{err}");
     assert!(err.contains("compile with -rdc=true"), "{err}");
 }
+
+/// nvcc contracts `a*b + c` into one fused multiply-add by default, but not under `-G`
+/// even with `-fmad=true` (tests/fmad/fmad_under_G.cu, values printed by nvcc 13 on an
+/// H100 for each of these command lines).
+#[test]
+fn device_debug_does_not_contract_fma() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fmad/fmad_under_G.cu");
+    let dir = tempfile::tempdir().unwrap();
+    for (flags, want) in [
+        (&[][..], "device a*b+c = 4.8834085464e-04 (fused)\n"),
+        (&["-G"][..], "device a*b+c = 4.8828125000e-04 (separately rounded)\n"),
+        (&["-G", "-fmad=true"][..], "device a*b+c = 4.8828125000e-04 (separately rounded)\n"),
+        (&["-fmad=false"][..], "device a*b+c = 4.8828125000e-04 (separately rounded)\n"),
+    ] {
+        let exe = dir.path().join("fmad");
+        run_ok(cuprite().args(flags).arg("-o").arg(&exe).arg(&src));
+        let out = run_ok(&mut Command::new(&exe));
+        assert_eq!(text(&out.stdout), want, "{flags:?}");
+    }
+}

@@ -161,6 +161,12 @@ fn cmake_project(generator: &str, archs: &str) {
     }
     let out = run_ok(&mut Command::new(build.join("std17")));
     assert_eq!(text(&out.stdout), "c++17: 0 6 12 18 (last 18)\n");
+    // CUDA_SEPARABLE_COMPILATION: device functions of a static library, device link.
+    let out = run_ok(&mut Command::new(build.join("rdc_app")));
+    assert_eq!(
+        text(&out.stdout),
+        "block 0: 2150\nblock 1: 2154\nblock 2: 2139\n-1 83 167 23 107 191 47 131 \nhelpers: 2 101\nstatus: no error\n"
+    );
 }
 
 struct CmakeTools {

@@ -1,11 +1,12 @@
-// Hunt reproducer (from Rodinia hotspot3D, which its Makefile builds with -g -G):
+// From Rodinia hotspot3D, which its Makefile builds with -g -G (found by the compatibility hunt):
 // does `a*b + c` get contracted into one fused multiply-add?
 // nvcc's default is --fmad=true; the question is what -G (device debug, -O0) does.
 // Build: nvcc -arch=sm_90 -G fmad_under_G.cu   and without -G; compare with cuprite.
 // nvcc 13.0 on an H100 (2026-11-24):
 //   nvcc -arch=sm_90     -> device a*b+c = 4.8834085464e-04 (fused)
 //   nvcc -arch=sm_90 -G  -> device a*b+c = 4.8828125000e-04 (separately rounded)
-// Cuprite prints "(fused)" in both cases: with -G it still contracts a*b+c into fma.
+//   nvcc -arch=sm_90 -G -fmad=true, and -fmad=false -> separately rounded too
+// Cuprite does the same (driver::device_debug_does_not_contract_fma).
 // Effect seen: Rodinia hotspot3D (Makefile uses -g -G) reports Accuracy 4.557819e-05
 // against its CPU reference under Cuprite, 3.057898e-06 under nvcc -G (4.559097e-05
 // under nvcc -O3 without -G, i.e. what Cuprite computes). Last-digit differences only.
