@@ -3,9 +3,11 @@
 //! Shape and invariants (every producer must keep them; `verify` checks them):
 //! - A function has *locals* (named, typed, mutable storage: parameters, variables,
 //!   temporaries that cross blocks) and *values* (SSA temporaries produced by
-//!   instructions). **A value is used only in the block that defines it**, after its
-//!   definition. Anything that flows between blocks goes through a local. This keeps the
-//!   SIMT transformation simple: only locals can be live across a barrier.
+//!   instructions). **A value is defined once and used where its definition dominates
+//!   the use**: later in its own block, or in any block its block dominates (`dom.rs`).
+//!   Locals remain for mutable variables and for what producers find simpler. Back-ends
+//!   that want block-local values (the CPU back-end, whose SIMT transformation keeps only
+//!   locals live across barriers) call `block_local::demote_cross_block_values` first.
 //! - Control flow is explicit: every block ends in one `Terminator`. `__syncthreads()` and
 //!   its variants are terminators (`Terminator::Barrier`), so cutting a kernel at its
 //!   barriers is cutting its CFG at those edges.
@@ -14,6 +16,8 @@
 //! - Nothing here assumes the CPU: CUDA operations (barriers, atomics, special registers,
 //!   printf, traps, math) are first-class instructions, for every back-end to implement.
 
+pub mod block_local;
+pub mod dom;
 pub mod link;
 pub mod verify;
 
