@@ -19,6 +19,7 @@
 pub mod block_local;
 pub mod dom;
 pub mod link;
+pub mod print;
 pub mod verify;
 
 use std::fmt;
@@ -603,29 +604,6 @@ impl Terminator {
             }
             Terminator::Barrier { next, .. } | Terminator::Warp { next, .. } => vec![*next],
             Terminator::Return(_) | Terminator::Unreachable => vec![],
-        }
-    }
-}
-
-impl fmt::Display for Type {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Type::Void => write!(f, "void"),
-            Type::Bool => write!(f, "bool"),
-            Type::I8 => write!(f, "i8"),
-            Type::U8 => write!(f, "u8"),
-            Type::I16 => write!(f, "i16"),
-            Type::U16 => write!(f, "u16"),
-            Type::I32 => write!(f, "i32"),
-            Type::U32 => write!(f, "u32"),
-            Type::I64 => write!(f, "i64"),
-            Type::U64 => write!(f, "u64"),
-            Type::F32 => write!(f, "f32"),
-            Type::F64 => write!(f, "f64"),
-            Type::Ptr(t) => write!(f, "ptr<{t}>"),
-            Type::Array(t, n) => write!(f, "[{t}; {n}]"),
-            Type::Struct(s) => write!(f, "struct#{}", s.0),
-            Type::FnPtr(sig) => write!(f, "fnptr({:?}) -> {}", sig.params, sig.ret),
         }
     }
 }

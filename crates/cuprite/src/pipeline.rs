@@ -204,6 +204,7 @@ impl<'a> Build<'a> {
             args.push(host_o.display().to_string());
             self.tools.run(&self.tools.objcopy, &args)?;
         }
+        self.keep_ir(&module, &work("cuprite.ir"))?;
         if rdc {
             // The symbols stay global (under their TU-unique names): the device object
             // that will name them is made at device link.
@@ -246,6 +247,15 @@ impl<'a> Build<'a> {
         self.tools.run(&self.tools.cc, &dcflags).map(drop)
     }
 
+    /// Under `-keep`/`--keep-dir`, the printed IR (`cuprite_ir::print`) joins the kept
+    /// files: the device code as the back-end receives it, for debugging the compiler.
+    fn keep_ir(&self, module: &cuprite_ir::Module, path: &Path) -> Result<(), String> {
+        if !self.opts.keep && self.opts.keep_dir.is_none() {
+            return Ok(());
+        }
+        std::fs::write(path, module.to_string()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
     /// Device link: generates the device code of every relocatable-device-code unit in
     /// `inputs` (objects and static libraries, `-l` libraries included) into
     /// `device_o`. Returns whether there was any.
@@ -254,6 +264,7 @@ impl<'a> Build<'a> {
         files.extend(crate::rdc::static_libraries(&self.opts.lib_dirs, &self.opts.libs));
         match crate::rdc::link_inputs(&files)? {
             Some(module) => {
+                self.keep_ir(&module, &self.work.join("device-link.cuprite.ir"))?;
                 let device_c = self.work.join("device-link.cudafe.device.c");
                 self.compile_device_code(&module, Path::new("<device link>"), &device_c, device_o)?;
                 Ok(true)

@@ -201,6 +201,9 @@ fn device_debug_keeps_line_directives() {
     run_ok(cuprite().arg("-G").arg("--keep-dir").arg(&keep).arg("-o").arg(dir.path().join("dbg")).arg(&src));
     let c = std::fs::read_to_string(keep.join("dbg.cudafe.device.c")).unwrap();
     assert!(c.contains("#line 3 \"") && c.contains("dbg.cu\""), "no #line to the source in the generated C");
+    // The printed IR is kept too.
+    let ir = std::fs::read_to_string(keep.join("dbg.cuprite.ir")).unwrap();
+    assert!(ir.contains("kernel @f0 \"k\" stub \"_Z1kPi\""), "{ir}");
 }
 
 #[test]
