@@ -229,3 +229,29 @@ fn short_circuit_operands_keep_values_in_locals() {
     // `a[i] + (x && y)`: the load of a[i] happens before the blocks of `&&`.
     compile("__global__ void k(int *a, int x, int y) { a[0] = a[1] + (x && y) + (x ? a[2] : y) * __syncthreads_count(x); }\n");
 }
+
+/// Device `printf` with a literal format gets -Wformat's warnings (as the host compiler
+/// gives them): wrong argument types, too many and too few arguments; correct calls none.
+#[test]
+fn printf_format_warnings() {
+    let src = "__global__ void k(int *p, float f, long long ll, unsigned u) {\n\
+               printf(\"%d %f %s\\n\", 1, f, \"x\");\n\
+               printf(\"%d\\n\", f);\n\
+               printf(\"%lld %u %p\\n\", ll, u, p);\n\
+               printf(\"%s\\n\", 3);\n\
+               printf(\"%d %d\\n\", 1);\n\
+               printf(\"%d\\n\", 1, 2);\n\
+               }\n";
+    let p = cuprite_front::parse(src);
+    let out = cuprite_sema::compile_with(&p.tu, &p.source_map, &SemaOptions::default()).unwrap();
+    let got: Vec<(u32, String)> = out.warnings.iter().map(|d| (p.source_map.lookup(d.span.lo).line, d.message.clone())).collect();
+    assert_eq!(
+        got,
+        vec![
+            (3, "format '%d' expects argument of type 'int', but argument 2 has type 'double' [-Wformat=]".to_string()),
+            (5, "format '%s' expects argument of type 'char*', but argument 2 has type 'int' [-Wformat=]".to_string()),
+            (6, "format '%d' expects a matching 'int' argument [-Wformat=]".to_string()),
+            (7, "too many arguments for format [-Wformat-extra-args]".to_string()),
+        ]
+    );
+}

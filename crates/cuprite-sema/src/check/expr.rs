@@ -1619,6 +1619,7 @@ impl<'o> Checker<'o> {
                 if args.len() > 33 {
                     self.err(sp, "printf in device code takes at most 32 arguments after the format");
                 }
+                super::printf_format::check(self, &out[0], &out[1..]);
                 mk(BuiltinKind::Printf, out, int_ty(IntKind::Int))
             }
             Class::Assert => {

@@ -12,6 +12,7 @@ mod funcptr;
 mod memberptr;
 mod newdelete;
 mod overload;
+mod printf_format;
 mod virtuals;
 mod init;
 mod consteval;
