@@ -9,7 +9,6 @@ import os
 import re
 import sys
 
-A, B = sys.argv[1], sys.argv[2]
 NUM = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)', re.I)
 
 
@@ -70,45 +69,50 @@ def rc(d, n, ext):
     return None if v is None else v.strip()
 
 
-for row in sys.stdin:
-    f = row.rstrip("\n").split("~")
-    if len(f) < 7:
-        continue
-    name, tol = f[0], f[6].strip()
-    rel = None
-    if tol.startswith("rel="):
-        rel = float(tol[4:])
-    b_built, b_rc = rc(B, name, "build.rc"), rc(B, name, "rc")
-    a_built, a_rc = rc(A, name, "build.rc"), rc(A, name, "rc")
-    ref = "nvcc: " + ("not run" if b_built is None else "build failed" if b_built != "0" else "built" if b_rc is None else f"exit {b_rc}")
-    if a_built is None:
-        print(f"{name} | - | - | - | not attempted | {ref}")
-        continue
-    if a_built != "0":
-        log = read(A, name, "build.log") or ""
-        errs = [l for l in log.splitlines() if "error" in l.lower()]
-        print(f"{name} | no | - | - | {(errs[0] if errs else log.splitlines()[-1] if log else '')[:300]} | {ref}")
-        continue
-    skip = read(A, name, "skip")
-    if skip is not None:
-        print(f"{name} | yes | skipped | - | {skip.strip()} | {ref}")
-        continue
-    if a_rc == "124":
-        print(f"{name} | yes | timeout | no | run timed out | {ref}")
-        continue
-    if b_built != "0" or b_rc is None:
-        print(f"{name} | yes | exit {a_rc} | ? | no reference | {ref}")
-        continue
-    oa, ob = read(A, name, "out") or "", read(B, name, "out") or ""
-    d = first_diff(oa, ob, rel)
-    same_rc = a_rc == b_rc
-    if d is None and same_rc:
-        print(f"{name} | yes | exit {a_rc} | yes | {tol} | {ref}")
-    else:
-        why = []
-        if not same_rc:
-            why.append(f"exit {a_rc} vs nvcc {b_rc}")
-        if d:
-            why.append(d[:300])
-        kind = "WRONG" if a_rc == "0" and b_rc == "0" else "differs"
-        print(f"{name} | yes | exit {a_rc} | no ({kind}) | {'; '.join(why)} | {ref}")
+def main(A, B):
+    for row in sys.stdin:
+        f = row.rstrip("\n").split("~")
+        if len(f) < 7:
+            continue
+        name, tol = f[0], f[6].strip()
+        rel = None
+        if tol.startswith("rel="):
+            rel = float(tol[4:])
+        b_built, b_rc = rc(B, name, "build.rc"), rc(B, name, "rc")
+        a_built, a_rc = rc(A, name, "build.rc"), rc(A, name, "rc")
+        ref = "nvcc: " + ("not run" if b_built is None else "build failed" if b_built != "0" else "built" if b_rc is None else f"exit {b_rc}")
+        if a_built is None:
+            print(f"{name} | - | - | - | not attempted | {ref}")
+            continue
+        if a_built != "0":
+            log = read(A, name, "build.log") or ""
+            errs = [l for l in log.splitlines() if "error" in l.lower()]
+            print(f"{name} | no | - | - | {(errs[0] if errs else log.splitlines()[-1] if log else '')[:300]} | {ref}")
+            continue
+        skip = read(A, name, "skip")
+        if skip is not None:
+            print(f"{name} | yes | skipped | - | {skip.strip()} | {ref}")
+            continue
+        if a_rc == "124":
+            print(f"{name} | yes | timeout | no | run timed out | {ref}")
+            continue
+        if b_built != "0" or b_rc is None:
+            print(f"{name} | yes | exit {a_rc} | ? | no reference | {ref}")
+            continue
+        oa, ob = read(A, name, "out") or "", read(B, name, "out") or ""
+        d = first_diff(oa, ob, rel)
+        same_rc = a_rc == b_rc
+        if d is None and same_rc:
+            print(f"{name} | yes | exit {a_rc} | yes | {tol} | {ref}")
+        else:
+            why = []
+            if not same_rc:
+                why.append(f"exit {a_rc} vs nvcc {b_rc}")
+            if d:
+                why.append(d[:300])
+            kind = "WRONG" if a_rc == "0" and b_rc == "0" else "differs"
+            print(f"{name} | yes | exit {a_rc} | no ({kind}) | {'; '.join(why)} | {ref}")
+
+
+if __name__ == '__main__':
+    main(sys.argv[1], sys.argv[2])
