@@ -147,8 +147,8 @@ impl FnBuilder {
     pub fn builtin(&mut self, builtin: Builtin, args: Vec<ValueId>, ret: Option<Type>) -> ValueId {
         self.inst(InstKind::CallBuiltin { builtin, args }, ret)
     }
-    pub fn math(&mut self, name: &str, args: Vec<ValueId>, ret: Type) -> ValueId {
-        self.builtin(Builtin::Math(name.into()), args, Some(ret))
+    pub fn math(&mut self, f: MathFn, args: Vec<ValueId>, ret: Type) -> ValueId {
+        self.builtin(Builtin::Math(f), args, Some(ret))
     }
     pub fn printf(&mut self, fmt: &str, args: Vec<ValueId>) {
         let s = self.str(fmt);

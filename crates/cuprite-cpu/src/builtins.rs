@@ -1,195 +1,263 @@
-//! The table of `Builtin::Math` names the CPU back-end implements, with their
-//! signatures, and the C function each one becomes (a libm function or a prelude helper).
+//! How the CPU back-end computes each `MathFn`: the C function a call becomes (a libm
+//! function or a prelude helper) and its C signature. `c_impl` matches every `MathFn`, so a
+//! new one does not compile until this back-end implements it.
 
-use cuprite_ir::Type;
+use cuprite_ir::{MathFn, Type};
 
-/// One implemented math builtin.
+/// A C function implementing a math builtin (one overload of it).
 #[derive(Clone, Debug)]
 pub struct MathEntry {
-    /// The CUDA name (`sqrtf`, `__popc`, `min`).
-    pub name: String,
+    pub f: MathFn,
     pub ret: Type,
     pub params: Vec<Type>,
     /// The C function called.
     pub c_name: String,
 }
 
-fn ty(c: char) -> Type {
-    match c {
-        'f' => Type::F32,
-        'd' => Type::F64,
-        'i' => Type::I32,
-        'u' => Type::U32,
-        'l' => Type::I64,
-        'L' => Type::U64,
-        'v' => Type::Void,
-        'F' => Type::F32.ptr_to(),
-        'D' => Type::F64.ptr_to(),
-        'I' => Type::I32.ptr_to(),
-        _ => panic!("bad type code {c}"),
+/// The C types of the math functions' operands and results.
+#[derive(Clone, Copy, Debug)]
+enum T {
+    F32,
+    F64,
+    I32,
+    U32,
+    I64,
+    U64,
+    Void,
+    PtrF32,
+    PtrF64,
+    PtrI32,
+    /// `const char *` (`nan`'s tag).
+    PtrI8,
+}
+use T::*;
+
+impl T {
+    fn ty(self) -> Type {
+        match self {
+            F32 => Type::F32,
+            F64 => Type::F64,
+            I32 => Type::I32,
+            U32 => Type::U32,
+            I64 => Type::I64,
+            U64 => Type::U64,
+            Void => Type::Void,
+            PtrF32 => Type::F32.ptr_to(),
+            PtrF64 => Type::F64.ptr_to(),
+            PtrI32 => Type::I32.ptr_to(),
+            PtrI8 => Type::I8.ptr_to(),
+        }
     }
 }
 
-fn sfx(c: char) -> &'static str {
-    match c {
-        'f' => "f32",
-        'd' => "f64",
-        'i' => "i32",
-        'u' => "u32",
-        'l' => "i64",
-        'L' => "u64",
-        _ => panic!(),
+/// A C signature: result, parameters.
+#[derive(Clone, Copy, Debug)]
+struct Sig(T, &'static [T]);
+
+/// Where the C code for a `MathFn` comes from.
+enum CImpl {
+    /// The C library function of the same name (`sqrtf`).
+    Libm(Sig),
+    /// The prelude helper `__cu_<CUDA name without its leading underscores>`.
+    Prelude(Sig),
+    /// Helpers named here; the operand types pick one (`min` on `U32` → `__cu_min_u32`).
+    Named(&'static [(&'static str, Sig)]),
+}
+
+/// `min` by operand type (floats as `fminf`/`fmin`).
+const MIN: &[(&str, Sig)] = &[
+    ("__cu_min_i32", Sig(I32, &[I32, I32])),
+    ("__cu_min_u32", Sig(U32, &[U32, U32])),
+    ("__cu_min_i64", Sig(I64, &[I64, I64])),
+    ("__cu_min_u64", Sig(U64, &[U64, U64])),
+    ("__cu_min_f32", Sig(F32, &[F32, F32])),
+    ("__cu_min_f64", Sig(F64, &[F64, F64])),
+];
+/// `max` by operand type.
+const MAX: &[(&str, Sig)] = &[
+    ("__cu_max_i32", Sig(I32, &[I32, I32])),
+    ("__cu_max_u32", Sig(U32, &[U32, U32])),
+    ("__cu_max_i64", Sig(I64, &[I64, I64])),
+    ("__cu_max_u64", Sig(U64, &[U64, U64])),
+    ("__cu_max_f32", Sig(F32, &[F32, F32])),
+    ("__cu_max_f64", Sig(F64, &[F64, F64])),
+];
+/// `abs` by operand type (`abs(INT_MIN)` is `INT_MIN`, as on the GPU).
+const ABS: &[(&str, Sig)] = &[
+    ("__cu_abs_i32", Sig(I32, &[I32])),
+    ("__cu_abs_i64", Sig(I64, &[I64])),
+    ("__cu_abs_f32", Sig(F32, &[F32])),
+    ("__cu_abs_f64", Sig(F64, &[F64])),
+];
+/// `isnan` by operand type; `isnanf` is the first.
+const ISNAN: &[(&str, Sig)] = &[
+    ("__cu_isnan_f32", Sig(I32, &[F32])),
+    ("__cu_isnan_f64", Sig(I32, &[F64])),
+];
+/// `isinf` by operand type; `isinff` is the first.
+const ISINF: &[(&str, Sig)] = &[
+    ("__cu_isinf_f32", Sig(I32, &[F32])),
+    ("__cu_isinf_f64", Sig(I32, &[F64])),
+];
+/// `isfinite` by operand type; `isfinitef` is the first.
+const ISFINITE: &[(&str, Sig)] = &[
+    ("__cu_isfinite_f32", Sig(I32, &[F32])),
+    ("__cu_isfinite_f64", Sig(I32, &[F64])),
+];
+/// `signbit` by operand type; `signbitf` is the first.
+const SIGNBIT: &[(&str, Sig)] = &[
+    ("__cu_signbit_f32", Sig(I32, &[F32])),
+    ("__cu_signbit_f64", Sig(I32, &[F64])),
+];
+/// `__dp4a` on signed or unsigned bytes.
+const DP4A: &[(&str, Sig)] = &[
+    ("__cu_dp4a_i32", Sig(I32, &[I32, I32, I32])),
+    ("__cu_dp4a_u32", Sig(U32, &[U32, U32, U32])),
+];
+
+fn c_impl(f: MathFn) -> CImpl {
+    use CImpl::*;
+    use MathFn::*;
+    match f {
+        Sqrtf | Cbrtf | Expf | Exp2f | Expm1f | Logf | Log2f | Log10f | Log1pf | Sinf | Cosf | Tanf | Asinf
+        | Acosf | Atanf | Sinhf | Coshf | Tanhf | Asinhf | Acoshf | Atanhf | Erff | Erfcf | Tgammaf | Lgammaf
+        | Fabsf | Floorf | Ceilf | Roundf | Truncf | Rintf | Nearbyintf | Logbf => Libm(Sig(F32, &[F32])),
+        Sqrt | Cbrt | Exp | Exp2 | Expm1 | Log | Log2 | Log10 | Log1p | Sin | Cos | Tan | Asin | Acos | Atan
+        | Sinh | Cosh | Tanh | Asinh | Acosh | Atanh | Erf | Erfc | Tgamma | Lgamma | Fabs | Floor | Ceil
+        | Round | Trunc | Rint | Nearbyint | Logb | J0 | J1 | Y0 | Y1 => Libm(Sig(F64, &[F64])),
+        Rsqrtf | Rcbrtf | Exp10f | Erfinvf | Erfcinvf | Erfcxf | Normcdff | Normcdfinvf | Sinpif | Cospif
+        | J0f | J1f | Y0f | Y1f | CylBesselI0f | CylBesselI1f | FastSinf | FastCosf | FastTanf | FastExpf
+        | FastExp10f | FastLogf | FastLog2f | FastLog10f | Saturatef | FrsqrtRn | FrcpRn | FrcpRz | FrcpRu
+        | FrcpRd | FsqrtRn | FsqrtRz | FsqrtRu | FsqrtRd => Prelude(Sig(F32, &[F32])),
+        Rsqrt | Rcbrt | Exp10 | Erfinv | Erfcinv | Erfcx | Normcdf | Normcdfinv | Sinpi | Cospi | CylBesselI0
+        | CylBesselI1 | DrcpRn | DrcpRz | DrcpRu | DrcpRd | DsqrtRn | DsqrtRz | DsqrtRu | DsqrtRd
+        => Prelude(Sig(F64, &[F64])),
+        Powf | Atan2f | Hypotf | Fmodf | Remainderf | Fminf | Fmaxf | Fdimf | Copysignf | Nextafterf
+        => Libm(Sig(F32, &[F32, F32])),
+        Pow | Atan2 | Hypot | Fmod | Remainder | Fmin | Fmax | Fdim | Copysign | Nextafter
+        => Libm(Sig(F64, &[F64, F64])),
+        Fmaf => Libm(Sig(F32, &[F32, F32, F32])),
+        Fma => Libm(Sig(F64, &[F64, F64, F64])),
+        Ldexpf | Scalbnf => Libm(Sig(F32, &[F32, I32])),
+        Ldexp | Scalbn => Libm(Sig(F64, &[F64, I32])),
+        Frexpf => Libm(Sig(F32, &[F32, PtrI32])),
+        Frexp => Libm(Sig(F64, &[F64, PtrI32])),
+        Modff => Libm(Sig(F32, &[F32, PtrF32])),
+        Modf => Libm(Sig(F64, &[F64, PtrF64])),
+        Remquof => Libm(Sig(F32, &[F32, F32, PtrI32])),
+        Remquo => Libm(Sig(F64, &[F64, F64, PtrI32])),
+        Sincosf | Sincospif | FastSincosf => Prelude(Sig(Void, &[F32, PtrF32, PtrF32])),
+        Sincos | Sincospi => Prelude(Sig(Void, &[F64, PtrF64, PtrF64])),
+        Lrintf | Llrintf | Lroundf | Llroundf => Libm(Sig(I64, &[F32])),
+        Lrint | Llrint | Lround | Llround => Libm(Sig(I64, &[F64])),
+        Ilogbf => Libm(Sig(I32, &[F32])),
+        Ilogb => Libm(Sig(I32, &[F64])),
+        Isnanf => Named(&ISNAN[..1]),
+        Isnan => Named(ISNAN),
+        Isinff => Named(&ISINF[..1]),
+        Isinf => Named(ISINF),
+        Isfinitef => Named(&ISFINITE[..1]),
+        Isfinite => Named(ISFINITE),
+        Signbitf => Named(&SIGNBIT[..1]),
+        Signbit => Named(SIGNBIT),
+        Nanf => Libm(Sig(F32, &[PtrI8])),
+        Nan => Libm(Sig(F64, &[PtrI8])),
+        Scalblnf => Libm(Sig(F32, &[F32, I64])),
+        Scalbln => Libm(Sig(F64, &[F64, I64])),
+        Jnf | Ynf => Prelude(Sig(F32, &[I32, F32])),
+        Jn | Yn => Libm(Sig(F64, &[I32, F64])),
+        Rhypotf | FastPowf | FastFdividef | Fdividef | Fdivide | FaddRn | FaddRz | FaddRu | FaddRd | FsubRn
+        | FsubRz | FsubRu | FsubRd | FmulRn | FmulRz | FmulRu | FmulRd | FdivRn | FdivRz | FdivRu | FdivRd
+        => Prelude(Sig(F32, &[F32, F32])),
+        Rhypot | DaddRn | DaddRz | DaddRu | DaddRd | DsubRn | DsubRz | DsubRu | DsubRd | DmulRn | DmulRz
+        | DmulRu | DmulRd | DdivRn | DdivRz | DdivRu | DdivRd => Prelude(Sig(F64, &[F64, F64])),
+        Norm3df | Rnorm3df | FmafRn | FmafRz | FmafRu | FmafRd => Prelude(Sig(F32, &[F32, F32, F32])),
+        Norm3d | Rnorm3d | FmaRn | FmaRz | FmaRu | FmaRd => Prelude(Sig(F64, &[F64, F64, F64])),
+        Norm4df | Rnorm4df => Prelude(Sig(F32, &[F32, F32, F32, F32])),
+        Norm4d | Rnorm4d => Prelude(Sig(F64, &[F64, F64, F64, F64])),
+        Normf | Rnormf => Prelude(Sig(F32, &[I32, PtrF32])),
+        Norm | Rnorm => Prelude(Sig(F64, &[I32, PtrF64])),
+        Saturate => Named(&[("__cu_saturatef", Sig(F32, &[F32]))]),
+        Float2Double => Prelude(Sig(F64, &[F32])),
+        Popc => Prelude(Sig(I32, &[U32])),
+        Popcll => Prelude(Sig(I32, &[U64])),
+        Clz | Ffs => Prelude(Sig(I32, &[I32])),
+        Clzll | Ffsll => Prelude(Sig(I32, &[I64])),
+        Brev => Prelude(Sig(U32, &[U32])),
+        Brevll => Prelude(Sig(U64, &[U64])),
+        Mul24 | Mulhi | Hadd | Rhadd => Prelude(Sig(I32, &[I32, I32])),
+        Umul24 | Umulhi | Uhadd | Urhadd => Prelude(Sig(U32, &[U32, U32])),
+        Mul64hi => Prelude(Sig(I64, &[I64, I64])),
+        Umul64hi => Prelude(Sig(U64, &[U64, U64])),
+        Sad => Prelude(Sig(U32, &[I32, I32, U32])),
+        Usad | BytePerm | FunnelshiftL | FunnelshiftLc | FunnelshiftR | FunnelshiftRc
+        => Prelude(Sig(U32, &[U32, U32, U32])),
+        Dp4a => Named(DP4A),
+        Min => Named(MIN),
+        Max => Named(MAX),
+        Umin => Named(&[("__cu_min_u32", Sig(U32, &[U32, U32]))]),
+        Umax => Named(&[("__cu_max_u32", Sig(U32, &[U32, U32]))]),
+        Llmin => Named(&[("__cu_min_i64", Sig(I64, &[I64, I64]))]),
+        Llmax => Named(&[("__cu_max_i64", Sig(I64, &[I64, I64]))]),
+        Ullmin => Named(&[("__cu_min_u64", Sig(U64, &[U64, U64]))]),
+        Ullmax => Named(&[("__cu_max_u64", Sig(U64, &[U64, U64]))]),
+        Abs => Named(ABS),
+        Labs | Llabs => Named(&[("__cu_abs_i64", Sig(I64, &[I64]))]),
+        Double2Hiint | Double2Loint | Double2IntRn | Double2IntRz | Double2IntRu | Double2IntRd
+        => Prelude(Sig(I32, &[F64])),
+        Hiloint2Double => Prelude(Sig(F64, &[I32, I32])),
+        FloatAsInt | Float2IntRn | Float2IntRz | Float2IntRu | Float2IntRd => Prelude(Sig(I32, &[F32])),
+        FloatAsUint | Float2UintRn | Float2UintRz | Float2UintRu | Float2UintRd => Prelude(Sig(U32, &[F32])),
+        IntAsFloat | Int2FloatRn | Int2FloatRz | Int2FloatRu | Int2FloatRd => Prelude(Sig(F32, &[I32])),
+        UintAsFloat | Uint2FloatRn | Uint2FloatRz | Uint2FloatRu | Uint2FloatRd => Prelude(Sig(F32, &[U32])),
+        DoubleAsLonglong | Double2LlRn | Double2LlRz | Double2LlRu | Double2LlRd => Prelude(Sig(I64, &[F64])),
+        LonglongAsDouble | Ll2DoubleRn | Ll2DoubleRz | Ll2DoubleRu | Ll2DoubleRd => Prelude(Sig(F64, &[I64])),
+        Int2DoubleRn => Prelude(Sig(F64, &[I32])),
+        Uint2DoubleRn => Prelude(Sig(F64, &[U32])),
+        Float2LlRn | Float2LlRz | Float2LlRu | Float2LlRd => Prelude(Sig(I64, &[F32])),
+        Float2UllRn | Float2UllRz | Float2UllRu | Float2UllRd => Prelude(Sig(U64, &[F32])),
+        Double2UintRn | Double2UintRz | Double2UintRu | Double2UintRd => Prelude(Sig(U32, &[F64])),
+        Double2UllRn | Double2UllRz | Double2UllRu | Double2UllRd => Prelude(Sig(U64, &[F64])),
+        Double2FloatRn | Double2FloatRz | Double2FloatRu | Double2FloatRd => Prelude(Sig(F32, &[F64])),
+        Ll2FloatRn | Ll2FloatRz | Ll2FloatRu | Ll2FloatRd => Prelude(Sig(F32, &[I64])),
+        Ull2FloatRn | Ull2FloatRz | Ull2FloatRu | Ull2FloatRd => Prelude(Sig(F32, &[U64])),
+        Ull2DoubleRn | Ull2DoubleRz | Ull2DoubleRu | Ull2DoubleRd => Prelude(Sig(F64, &[U64])),
     }
 }
 
-/// libm functions called by their own name: (name, "ret:params").
-const LIBM: &[(&str, &str)] = &[
-    ("fmaf", "f:fff"), ("fma", "d:ddd"), ("ldexpf", "f:fi"), ("ldexp", "d:di"), ("scalbnf", "f:fi"),
-    ("scalbn", "d:di"), ("frexpf", "f:fI"), ("frexp", "d:dI"), ("modff", "f:fF"), ("modf", "d:dD"),
-    ("remquof", "f:ffI"), ("remquo", "d:ddI"), ("ilogbf", "i:f"), ("ilogb", "i:d"), ("lrintf", "l:f"),
-    ("lrint", "l:d"), ("llrintf", "l:f"), ("llrint", "l:d"), ("lroundf", "l:f"), ("lround", "l:d"),
-    ("llroundf", "l:f"), ("llround", "l:d"), ("j0", "d:d"), ("j1", "d:d"), ("y0", "d:d"), ("y1", "d:d"),
-    ("jn", "d:id"), ("yn", "d:id"), ("nanf", "f:p"), ("nan", "d:p"),
-    ("scalblnf", "f:fl"), ("scalbln", "d:dl"),
-];
-
-const LIBM_UNARY: &[&str] = &[
-    "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
-    "atanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "fabs", "floor", "ceil", "trunc",
-    "round", "rint", "nearbyint", "erf", "erfc", "lgamma", "tgamma", "logb",
-];
-const LIBM_BINARY: &[&str] = &[
-    "atan2", "pow", "fmin", "fmax", "fmod", "remainder", "hypot", "fdim", "copysign", "nextafter",
-];
-
-/// Prelude helpers `__cu_<name without leading underscores>`.
-const EXTRA: &[(&str, &str)] = &[
-    ("rsqrtf", "f:f"), ("rsqrt", "d:d"), ("rcbrtf", "f:f"), ("rcbrt", "d:d"), ("__saturatef", "f:f"),
-    ("saturate", "f:f"), ("exp10f", "f:f"), ("exp10", "d:d"), ("sinpif", "f:f"), ("cospif", "f:f"),
-    ("sinpi", "d:d"), ("cospi", "d:d"), ("sincospif", "v:fFF"), ("sincospi", "v:dDD"), ("sincosf", "v:fFF"),
-    ("sincos", "v:dDD"), ("__sincosf", "v:fFF"), ("normcdff", "f:f"), ("normcdf", "d:d"), ("erfinvf", "f:f"),
-    ("erfinv", "d:d"), ("erfcinvf", "f:f"), ("erfcinv", "d:d"), ("normcdfinvf", "f:f"), ("normcdfinv", "d:d"),
-    ("erfcxf", "f:f"), ("erfcx", "d:d"), ("rhypotf", "f:ff"), ("rhypot", "d:dd"), ("norm3df", "f:fff"),
-    ("rnorm3df", "f:fff"), ("norm4df", "f:ffff"), ("rnorm4df", "f:ffff"), ("norm3d", "d:ddd"),
-    ("rnorm3d", "d:ddd"), ("norm4d", "d:dddd"), ("rnorm4d", "d:dddd"), ("norm", "d:iD"), ("rnorm", "d:iD"),
-    ("normf", "f:iF"), ("rnormf", "f:iF"), ("cyl_bessel_i0", "d:d"), ("cyl_bessel_i1", "d:d"),
-    ("cyl_bessel_i0f", "f:f"), ("cyl_bessel_i1f", "f:f"), ("fdividef", "f:ff"), ("__fdividef", "f:ff"), ("__fdivide", "f:ff"), ("j0f", "f:f"),
-    ("j1f", "f:f"), ("y0f", "f:f"), ("y1f", "f:f"), ("jnf", "f:if"), ("ynf", "f:if"), ("__expf", "f:f"),
-    ("__exp10f", "f:f"), ("__logf", "f:f"), ("__log2f", "f:f"), ("__log10f", "f:f"), ("__sinf", "f:f"),
-    ("__cosf", "f:f"), ("__tanf", "f:f"), ("__powf", "f:ff"), ("__frsqrt_rn", "f:f"),
-    ("__float_as_int", "i:f"), ("__float_as_uint", "u:f"), ("__int_as_float", "f:i"),
-    ("__uint_as_float", "f:u"), ("__double_as_longlong", "l:d"), ("__longlong_as_double", "d:l"),
-    ("__double2hiint", "i:d"), ("__double2loint", "i:d"), ("__hiloint2double", "d:ii"),
-    ("__int2double_rn", "d:i"), ("__uint2double_rn", "d:u"), ("__float2double", "d:f"),
-    ("__popc", "i:u"), ("__popcll", "i:L"), ("__clz", "i:i"), ("__clzll", "i:l"), ("__ffs", "i:i"),
-    ("__ffsll", "i:l"), ("__brev", "u:u"), ("__brevll", "L:L"), ("__byte_perm", "u:uuu"),
-    ("__mulhi", "i:ii"), ("__umulhi", "u:uu"), ("__mul64hi", "l:ll"), ("__umul64hi", "L:LL"),
-    ("__mul24", "i:ii"), ("__umul24", "u:uu"), ("__sad", "u:iiu"), ("__usad", "u:uuu"), ("__hadd", "i:ii"),
-    ("__rhadd", "i:ii"), ("__uhadd", "u:uu"), ("__urhadd", "u:uu"), ("__funnelshift_l", "u:uuu"),
-    ("__funnelshift_lc", "u:uuu"), ("__funnelshift_r", "u:uuu"), ("__funnelshift_rc", "u:uuu"),
-];
-
-/// Overloaded by operand type: (name, type codes) → `__cu_<base>_<suffix>`.
-const OVERLOADED: &[(&str, &str, &str)] = &[
-    ("min", "base", "iulLfd"), ("max", "base", "iulLfd"), ("abs", "base", "ilfd"),
-    ("isnan", "pred", "fd"), ("isinf", "pred", "fd"), ("isfinite", "pred", "fd"), ("signbit", "pred", "fd"),
-];
-
-fn entry(name: &str, sig: &str, c_name: String) -> MathEntry {
-    let (r, ps) = sig.split_once(':').unwrap();
-    let ret = ty(r.chars().next().unwrap());
-    let params = ps
-        .chars()
-        .map(|c| if c == 'p' { Type::I8.ptr_to() } else { ty(c) })
-        .collect();
-    MathEntry { name: name.to_string(), ret, params, c_name }
+/// The C functions implementing `f`, one per overload.
+pub fn overloads(f: MathFn) -> Vec<MathEntry> {
+    let entry = |c_name: String, Sig(ret, params): Sig| MathEntry {
+        f,
+        ret: ret.ty(),
+        params: params.iter().map(|t| t.ty()).collect(),
+        c_name,
+    };
+    match c_impl(f) {
+        CImpl::Libm(sig) => vec![entry(f.cuda_name().to_string(), sig)],
+        CImpl::Prelude(sig) => vec![entry(format!("__cu_{}", f.cuda_name().trim_start_matches('_')), sig)],
+        CImpl::Named(list) => list.iter().map(|(c, sig)| entry(c.to_string(), *sig)).collect(),
+    }
 }
 
-/// Every math builtin the CPU back-end implements.
+/// Every C function the math builtins use, each `MathFn`'s overloads in turn.
 pub fn math_builtins() -> Vec<MathEntry> {
-    let mut v = Vec::new();
-    for (n, s) in LIBM {
-        v.push(entry(n, s, n.to_string()));
-    }
-    for n in LIBM_UNARY {
-        v.push(entry(&format!("{n}f"), "f:f", format!("{n}f")));
-        v.push(entry(n, "d:d", n.to_string()));
-    }
-    for n in LIBM_BINARY {
-        v.push(entry(&format!("{n}f"), "f:ff", format!("{n}f")));
-        v.push(entry(n, "d:dd", n.to_string()));
-    }
-    for (n, s) in EXTRA {
-        let c = match *n {
-            "saturate" => "__cu_saturatef".to_string(),
-            "__fdivide" => "__cu_fdividef".to_string(),
-            _ => format!("__cu_{}", n.trim_start_matches('_')),
-        };
-        v.push(entry(n, s, c));
-    }
-    for (n, kind, tys) in OVERLOADED {
-        for c in tys.chars() {
-            let sig = if *kind == "pred" { format!("i:{c}") } else if *n == "abs" { format!("{c}:{c}") } else { format!("{c}:{c}{c}") };
-            v.push(entry(n, &sig, format!("__cu_{n}_{}", sfx(c))));
-        }
-    }
-    for (n, c, s) in [
-        ("umin", "u", "min"), ("umax", "u", "max"), ("llmin", "l", "min"), ("llmax", "l", "max"),
-        ("ullmin", "L", "min"), ("ullmax", "L", "max"),
-    ] {
-        v.push(entry(n, &format!("{c}:{c}{c}"), format!("__cu_{s}_{}", sfx(c.chars().next().unwrap()))));
-    }
-    for n in ["isnan", "isinf", "isfinite", "signbit"] {
-        v.push(entry(&format!("{n}f"), "i:f", format!("__cu_{n}_f32")));
-    }
-    v.push(entry("labs", "l:l", "__cu_abs_i64".into()));
-    v.push(entry("llabs", "l:l", "__cu_abs_i64".into()));
-    v.push(entry("__dp4a", "i:iii", "__cu_dp4a_i32".into()));
-    v.push(entry("__dp4a", "u:uuu", "__cu_dp4a_u32".into()));
-    // Arithmetic with an explicit rounding mode.
-    for m in ["rn", "rz", "ru", "rd"] {
-        for op in ["add", "sub", "mul", "div"] {
-            v.push(entry(&format!("__f{op}_{m}"), "f:ff", format!("__cu_f{op}_{m}")));
-            v.push(entry(&format!("__d{op}_{m}"), "d:dd", format!("__cu_d{op}_{m}")));
-        }
-        v.push(entry(&format!("__fmaf_{m}"), "f:fff", format!("__cu_fmaf_{m}")));
-        v.push(entry(&format!("__fma_{m}"), "d:ddd", format!("__cu_fma_{m}")));
-        for (n, s) in [("frcp", "f:f"), ("drcp", "d:d"), ("fsqrt", "f:f"), ("dsqrt", "d:d")] {
-            v.push(entry(&format!("__{n}_{m}"), s, format!("__cu_{n}_{m}")));
-        }
-        for (n, s) in [
-            ("float2int", "i:f"), ("float2uint", "u:f"), ("float2ll", "l:f"), ("float2ull", "L:f"),
-            ("double2int", "i:d"), ("double2uint", "u:d"), ("double2ll", "l:d"), ("double2ull", "L:d"),
-            ("int2float", "f:i"), ("uint2float", "f:u"), ("ll2float", "f:l"), ("ull2float", "f:L"),
-            ("ll2double", "d:l"), ("ull2double", "d:L"), ("double2float", "f:d"),
-        ] {
-            v.push(entry(&format!("__{n}_{m}"), s, format!("__cu_{n}_{m}")));
-        }
-    }
-    v
+    MathFn::ALL.iter().flat_map(|f| overloads(*f)).collect()
 }
 
-/// Picks the C function for a call of `name` with these operand and result types:
-/// an exact match of the operand types, else the overload whose result type matches,
-/// else the only overload (C converts the operands).
-pub fn resolve_math<'a>(table: &'a [MathEntry], name: &str, args: &[Type], ret: &Type) -> Result<&'a MathEntry, String> {
-    let cands: Vec<&MathEntry> = table.iter().filter(|e| e.name == name).collect();
+/// Picks the C function for a call of `f` with these operand and result types: an exact
+/// match of the operand types, else the overload whose result type matches, else the first
+/// (C converts the operands).
+pub fn resolve_math(f: MathFn, args: &[Type], ret: &Type) -> Result<MathEntry, String> {
+    let mut cands = overloads(f);
+    if let Some(i) = cands.iter().position(|e| e.params.as_slice() == args) {
+        return Ok(cands.swap_remove(i));
+    }
+    let expects = cands.first().map_or(0, |e| e.params.len());
+    cands.retain(|e| e.params.len() == args.len());
     if cands.is_empty() {
-        return Err(format!("math builtin `{name}` is not implemented by the CPU back-end"));
+        return Err(format!("math builtin `{f}` called with {} operands, expects {expects}", args.len()));
     }
-    if let Some(e) = cands.iter().find(|e| e.params.as_slice() == args) {
-        return Ok(e);
-    }
-    let arity: Vec<&&MathEntry> = cands.iter().filter(|e| e.params.len() == args.len()).collect();
-    if arity.is_empty() {
-        return Err(format!(
-            "math builtin `{name}` called with {} operands, expects {}",
-            args.len(),
-            cands[0].params.len()
-        ));
-    }
-    if let Some(e) = arity.iter().find(|e| &e.ret == ret) {
-        return Ok(e);
-    }
-    Ok(arity[0])
+    let i = cands.iter().position(|e| &e.ret == ret).unwrap_or(0);
+    Ok(cands.swap_remove(i))
 }

@@ -1,6 +1,6 @@
 //! Lowering of a checked IR module to the C syntax tree.
 
-use crate::builtins::{math_builtins, resolve_math, MathEntry};
+use crate::builtins::resolve_math;
 use crate::cast::*;
 use crate::inline;
 use crate::simt::{self, Regions};
@@ -60,7 +60,6 @@ pub struct ModCx<'m> {
     /// Static `__shared__` globals: index in the module's shared table.
     shared_index: HashMap<GlobalId, usize>,
     bset: HashSet<FuncId>,
-    math: Vec<MathEntry>,
     /// What each kernel needs, for the driver's limit checks and resource report.
     pub resources: Vec<crate::KernelResources>,
 }
@@ -120,7 +119,6 @@ impl<'m> ModCx<'m> {
             func_names,
             shared_index,
             bset,
-            math: math_builtins(),
             resources: Vec::new(),
         }
     }
@@ -1731,9 +1729,9 @@ impl<'a, 'm> FnCx<'a, 'm> {
         };
         let cchar = || CType::named("char").konst().ptr();
         match b {
-            Builtin::Math(name) => {
+            Builtin::Math(f) => {
                 let tys: Vec<Type> = args.iter().map(|x| self.vty(*x).clone()).collect();
-                let e = resolve_math(&self.mc.math, name, &tys, rty).map_err(|m| err(m, loc))?;
+                let e = resolve_math(*f, &tys, rty).map_err(|m| err(m, loc))?;
                 let mut ca = Vec::new();
                 for (i, x) in a.into_iter().enumerate() {
                     // Pointer operands (sincosf, frexpf, ...) are converted explicitly.

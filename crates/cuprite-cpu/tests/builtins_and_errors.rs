@@ -34,9 +34,9 @@ fn every_math_builtin_compiles() {
             }
         }
         if e.ret == Type::Void {
-            b.builtin(Builtin::Math(e.name.clone()), args, None);
+            b.builtin(Builtin::Math(e.f), args, None);
         } else {
-            let r = b.math(&e.name, args, e.ret.clone());
+            let r = b.math(e.f, args, e.ret.clone());
             let d = b.cast(r, Type::F64);
             let s = b.load_local(sink);
             let old = b.load(s);
@@ -62,33 +62,33 @@ fn intrinsic_values() {
     let mut b = FnBuilder::kernel("k", "k_stub");
     let u = |b: &mut FnBuilder, v: u32| b.u32(v);
     let x = u(&mut b, 0xF0F0);
-    let popc = b.math("__popc", vec![x], Type::I32);
+    let popc = b.math(MathFn::Popc, vec![x], Type::I32);
     let z = b.i32(0);
-    let clz0 = b.math("__clz", vec![z], Type::I32);
+    let clz0 = b.math(MathFn::Clz, vec![z], Type::I32);
     let one = u(&mut b, 1);
-    let brev = b.math("__brev", vec![one], Type::U32);
+    let brev = b.math(MathFn::Brev, vec![one], Type::U32);
     let e8 = b.i32(8);
-    let ffs = b.math("__ffs", vec![e8], Type::I32);
+    let ffs = b.math(MathFn::Ffs, vec![e8], Type::I32);
     let (p1, p2, sel) = (u(&mut b, 0x33221100), u(&mut b, 0x77665544), u(&mut b, 0x7531));
-    let perm = b.math("__byte_perm", vec![p1, p2, sel], Type::U32);
+    let perm = b.math(MathFn::BytePerm, vec![p1, p2, sel], Type::U32);
     let four = b.f32(4.0);
-    let rs = b.math("rsqrtf", vec![four], Type::F32);
+    let rs = b.math(MathFn::Rsqrtf, vec![four], Type::F32);
     let rs = b.cast(rs, Type::F64);
     let h = b.f32(2.5);
-    let rn = b.math("__float2int_rn", vec![h], Type::I32);
-    let ru = b.math("__float2int_ru", vec![h], Type::I32);
+    let rn = b.math(MathFn::Float2IntRn, vec![h], Type::I32);
+    let ru = b.math(MathFn::Float2IntRu, vec![h], Type::I32);
     let (o, t) = (b.f32(1.0), b.f32(3.0));
-    let dru = b.math("__fdiv_ru", vec![o, t], Type::F32);
-    let drd = b.math("__fdiv_rd", vec![o, t], Type::F32);
+    let dru = b.math(MathFn::FdivRu, vec![o, t], Type::F32);
+    let drd = b.math(MathFn::FdivRd, vec![o, t], Type::F32);
     let ne = b.bin(BinaryOp::Ne, dru, drd);
     let ne = b.cast(ne, Type::I32);
     let sat = b.f32(1.5);
-    let sat = b.math("__saturatef", vec![sat], Type::F32);
+    let sat = b.math(MathFn::Saturatef, vec![sat], Type::F32);
     let sat = b.cast(sat, Type::F64);
     let (a1, a2) = (b.u32(7), b.u32(9));
-    let mn = b.math("min", vec![a1, a2], Type::U32);
+    let mn = b.math(MathFn::Min, vec![a1, a2], Type::U32);
     let big = b.inst(InstKind::Const(Const::Int(-1, Type::U64)), Some(Type::U64));
-    let hi = b.math("__umul64hi", vec![big, big], Type::U64);
+    let hi = b.math(MathFn::Umul64hi, vec![big, big], Type::U64);
     b.printf("%d %d %x %d %x %g %d %d %d %g %u %llx\n", vec![popc, clz0, brev, ffs, perm, rs, rn, ru, ne, sat, mn, hi]);
     b.ret(None);
     add_function(&mut m, b.finish());
@@ -144,11 +144,11 @@ fn malformed_ir_gives_errors_not_panics() {
     let mut m = Module::default();
     let mut k = FnBuilder::kernel("k", "k_stub");
     let v = k.f32(1.0);
-    k.math("no_such_function", vec![v], Type::F32);
+    k.math(MathFn::Sqrtf, vec![v, v], Type::F32);
     k.ret(None);
     add_function(&mut m, k.finish());
     let errs = emit_c(&m, &opts()).unwrap_err();
-    assert!(errs[0].message.contains("no_such_function"), "{errs:?}");
+    assert!(errs[0].message.contains("`sqrtf` called with 2 operands, expects 1"), "{errs:?}");
 
     let mut m = Module::default();
     m.functions.push(Function {
@@ -186,12 +186,13 @@ fn line_directives_and_shape() {
     assert!(!src.contains("__alive"));
 }
 
-/// Every name that cuprite-sema documents in BUILTINS.md is implemented here.
+/// Every name that cuprite-sema documents in BUILTINS.md is a `MathFn` this back-end
+/// implements.
 #[test]
 fn sema_builtins_are_all_implemented() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../cuprite-sema/BUILTINS.md");
     let Ok(doc) = std::fs::read_to_string(path) else { return };
-    let have: std::collections::HashSet<String> = math_builtins().into_iter().map(|e| e.name).collect();
+    let have: std::collections::HashSet<&str> = math_builtins().iter().map(|e| e.f.cuda_name()).collect();
     let mut missing = Vec::new();
     let mut section = 0;
     for line in doc.lines() {
@@ -224,7 +225,7 @@ fn sema_builtins_are_all_implemented() {
                 _ => vec![n.to_string()],
             };
             for f in forms {
-                if !have.contains(&f) {
+                if !have.contains(f.as_str()) {
                     missing.push(f);
                 }
             }

@@ -19,8 +19,11 @@
 pub mod block_local;
 pub mod dom;
 pub mod link;
+pub mod math;
 pub mod print;
 pub mod verify;
+
+pub use math::MathFn;
 
 use std::fmt;
 
@@ -427,11 +430,10 @@ pub enum Scope {
 /// Calls the back-end implements itself (math library, intrinsics, runtime services).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Builtin {
-    /// A math-library function or intrinsic by its CUDA name with the precision implied
-    /// by the name (`sqrtf`, `sqrt`, `__expf`, `rsqrtf`, `sincosf`, `__fdividef`,
-    /// `__float2int_rn`, `__popc`, `__clz`, `min`, …): operand and result types are those
-    /// of the call's values. `cuprite-cpu` keeps the table of what it implements.
-    Math(String),
+    /// A math-library function or intrinsic (`sqrtf`, `__expf`, `__float2int_rn`, `__popc`,
+    /// `min`, …); operand and result types are those of the call's values, as `MathFn`
+    /// lists them.
+    Math(MathFn),
     /// `printf(fmt, args...)`, variadic with C's default argument promotions already
     /// applied by the front-end; returns `I32`.
     Printf,

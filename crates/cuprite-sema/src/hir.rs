@@ -36,7 +36,7 @@ pub enum SpecialVar {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum BuiltinKind {
-    Math(String),
+    Math(ir::MathFn),
     Printf,
     AssertFail,
     Trap,

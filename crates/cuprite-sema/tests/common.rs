@@ -48,7 +48,7 @@ pub fn builtins(f: &ir::Function) -> Vec<String> {
     insts(f)
         .into_iter()
         .filter_map(|k| match k {
-            ir::InstKind::CallBuiltin { builtin: ir::Builtin::Math(n), .. } => Some(n.clone()),
+            ir::InstKind::CallBuiltin { builtin: ir::Builtin::Math(f), .. } => Some(f.cuda_name().to_string()),
             ir::InstKind::CallBuiltin { builtin, .. } => Some(format!("{builtin:?}")),
             _ => None,
         })

@@ -1,7 +1,9 @@
 //! The builtin functions of device code: what each name means and which overload a
-//! call picks. `BUILTINS.md` lists the IR names this produces.
+//! call picks. `BUILTINS.md` lists the IR functions this produces; each math name here
+//! must be a `cuprite_ir::MathFn` (`every_math_name_is_an_ir_function` checks).
 
 use crate::ty::{IntKind, Ty};
+use cuprite_ir::MathFn;
 
 /// Math functions with `float` and `double` forms (`sqrtf`/`sqrt`), one argument.
 pub const UNARY: &[&str] = &[
@@ -22,6 +24,17 @@ pub const TO_INT: &[(&str, IntKind)] = &[
     ("ilogb", IntKind::Int),
 ];
 pub const CLASSIFY: &[&str] = &["isnan", "isinf", "isfinite", "signbit"];
+/// The other shapes with `float` and `double` forms.
+const OTHER_SHAPES: &[(&str, MathShape)] = &[
+    ("fma", MathShape::Fma),
+    ("ldexp", MathShape::XInt),
+    ("scalbn", MathShape::XInt),
+    ("frexp", MathShape::Frexp),
+    ("modf", MathShape::Modf),
+    ("remquo", MathShape::Remquo),
+    ("sincos", MathShape::Sincos),
+    ("sincospi", MathShape::Sincos),
+];
 
 /// What a name that is not declared with a body in the program means in device code.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,17 +96,7 @@ fn math_shape(base: &str) -> Option<(&'static str, MathShape)> {
     if let Some((n, k)) = TO_INT.iter().find(|(n, _)| *n == base) {
         return Some((n, MathShape::ToInt(*k)));
     }
-    Some(match base {
-        "fma" => ("fma", MathShape::Fma),
-        "ldexp" => ("ldexp", MathShape::XInt),
-        "scalbn" => ("scalbn", MathShape::XInt),
-        "frexp" => ("frexp", MathShape::Frexp),
-        "modf" => ("modf", MathShape::Modf),
-        "remquo" => ("remquo", MathShape::Remquo),
-        "sincos" => ("sincos", MathShape::Sincos),
-        "sincospi" => ("sincospi", MathShape::Sincos),
-        _ => return None,
-    })
+    OTHER_SHAPES.iter().find(|(n, _)| *n == base).copied()
 }
 
 /// Names that are CUDA device functions of later issues.
@@ -250,142 +253,155 @@ fn atomic(name: &str) -> Option<Class> {
     Some(Class::Atomic(op, scope))
 }
 
-/// Intrinsics with one fixed signature. Type codes: `f` float, `d` double, `i` int,
-/// `j` unsigned, `x` long long, `y` unsigned long long, `l` long, `F`/`I` pointer to
-/// float/int, `D` pointer to double, `k`/`K` pointer to const float/double, `s` `const
-/// char *`, `p` `void *`, `P` `const void *`, `z` `size_t`, `v` void.
+/// Intrinsics with one fixed signature: name, parameters, result (type codes: `code_ty`).
+const FIXED: &[(&str, &str, &str)] = &[
+    ("__sinf", "f", "f"),
+    ("__cosf", "f", "f"),
+    ("__tanf", "f", "f"),
+    ("__expf", "f", "f"),
+    ("__exp10f", "f", "f"),
+    ("__logf", "f", "f"),
+    ("__log2f", "f", "f"),
+    ("__log10f", "f", "f"),
+    ("__powf", "ff", "f"),
+    ("__fdividef", "ff", "f"),
+    ("fdividef", "ff", "f"),
+    ("__saturatef", "f", "f"),
+    ("__sincosf", "fFF", "v"),
+    ("__frsqrt_rn", "f", "f"),
+    ("__popc", "j", "i"),
+    ("__popcll", "y", "i"),
+    ("__clz", "i", "i"),
+    ("__clzll", "x", "i"),
+    ("__ffs", "i", "i"),
+    ("__ffsll", "x", "i"),
+    ("__brev", "j", "j"),
+    ("__brevll", "y", "y"),
+    ("__mul24", "ii", "i"),
+    ("__umul24", "jj", "j"),
+    ("__mulhi", "ii", "i"),
+    ("__umulhi", "jj", "j"),
+    ("__mul64hi", "xx", "x"),
+    ("__umul64hi", "yy", "y"),
+    ("__sad", "iij", "j"),
+    ("__usad", "jjj", "j"),
+    ("__byte_perm", "jjj", "j"),
+    ("__funnelshift_l", "jjj", "j"),
+    ("__funnelshift_lc", "jjj", "j"),
+    ("__funnelshift_r", "jjj", "j"),
+    ("__funnelshift_rc", "jjj", "j"),
+    ("__hadd", "ii", "i"),
+    ("__rhadd", "ii", "i"),
+    ("__uhadd", "jj", "j"),
+    ("__urhadd", "jj", "j"),
+    ("__hiloint2double", "ii", "d"),
+    ("__double2hiint", "d", "i"),
+    ("__double2loint", "d", "i"),
+    ("__int2double_rn", "i", "d"),
+    ("__uint2double_rn", "j", "d"),
+    // C99 / CUDA math functions of other shapes.
+    ("nan", "s", "d"),
+    ("scalbln", "dl", "d"),
+    ("scalblnf", "fl", "f"),
+    ("nanf", "s", "f"),
+    ("jn", "id", "d"),
+    ("yn", "id", "d"),
+    ("jnf", "if", "f"),
+    ("ynf", "if", "f"),
+    ("rhypot", "dd", "d"),
+    ("rhypotf", "ff", "f"),
+    ("norm3d", "ddd", "d"),
+    ("rnorm3d", "ddd", "d"),
+    ("norm3df", "fff", "f"),
+    ("rnorm3df", "fff", "f"),
+    ("norm4d", "dddd", "d"),
+    ("rnorm4d", "dddd", "d"),
+    ("norm4df", "ffff", "f"),
+    ("rnorm4df", "ffff", "f"),
+    ("norm", "iK", "d"),
+    ("rnorm", "iK", "d"),
+    ("normf", "ik", "f"),
+    ("rnormf", "ik", "f"),
+    ("cyl_bessel_i0", "d", "d"),
+    ("cyl_bessel_i1", "d", "d"),
+    ("cyl_bessel_i0f", "f", "f"),
+    ("cyl_bessel_i1f", "f", "f"),
+    // `__host__ __device__` in CUDA: the device heap and the C string functions
+    // (lowered to `BuiltinKind::Malloc`/`Free`/`Memcpy`/`Memset`, not `Math`).
+    ("malloc", "z", "p"),
+    ("free", "p", "v"),
+    ("memcpy", "pPz", "p"),
+    ("memset", "piz", "p"),
+];
+
+/// Families with a rounding-mode suffix (`_rn`, `_rz`, `_ru`, `_rd`): stem, parameters, result.
+const ROUNDED: &[(&str, &str, &str)] = &[
+    ("__fadd", "ff", "f"),
+    ("__fsub", "ff", "f"),
+    ("__fmul", "ff", "f"),
+    ("__fdiv", "ff", "f"),
+    ("__frcp", "f", "f"),
+    ("__fsqrt", "f", "f"),
+    ("__fmaf", "fff", "f"),
+    ("__dadd", "dd", "d"),
+    ("__dsub", "dd", "d"),
+    ("__dmul", "dd", "d"),
+    ("__ddiv", "dd", "d"),
+    ("__drcp", "d", "d"),
+    ("__dsqrt", "d", "d"),
+    ("__fma", "ddd", "d"),
+    ("__float2int", "f", "i"),
+    ("__float2uint", "f", "j"),
+    ("__float2ll", "f", "x"),
+    ("__float2ull", "f", "y"),
+    ("__double2int", "d", "i"),
+    ("__double2uint", "d", "j"),
+    ("__double2ll", "d", "x"),
+    ("__double2ull", "d", "y"),
+    ("__double2float", "d", "f"),
+    ("__int2float", "i", "f"),
+    ("__uint2float", "j", "f"),
+    ("__ll2float", "x", "f"),
+    ("__ull2float", "y", "f"),
+    ("__ll2double", "x", "d"),
+    ("__ull2double", "y", "d"),
+];
+
+/// A name of `FIXED` or of a `ROUNDED` family.
 fn fixed(name: &str) -> Option<Class> {
-    const T: &[(&str, &str, &str)] = &[
-        ("__sinf", "f", "f"),
-        ("__cosf", "f", "f"),
-        ("__tanf", "f", "f"),
-        ("__expf", "f", "f"),
-        ("__exp10f", "f", "f"),
-        ("__logf", "f", "f"),
-        ("__log2f", "f", "f"),
-        ("__log10f", "f", "f"),
-        ("__powf", "ff", "f"),
-        ("__fdividef", "ff", "f"),
-        ("fdividef", "ff", "f"),
-        ("__saturatef", "f", "f"),
-        ("__sincosf", "fFF", "v"),
-        ("__frsqrt_rn", "f", "f"),
-        ("__popc", "j", "i"),
-        ("__popcll", "y", "i"),
-        ("__clz", "i", "i"),
-        ("__clzll", "x", "i"),
-        ("__ffs", "i", "i"),
-        ("__ffsll", "x", "i"),
-        ("__brev", "j", "j"),
-        ("__brevll", "y", "y"),
-        ("__mul24", "ii", "i"),
-        ("__umul24", "jj", "j"),
-        ("__mulhi", "ii", "i"),
-        ("__umulhi", "jj", "j"),
-        ("__mul64hi", "xx", "x"),
-        ("__umul64hi", "yy", "y"),
-        ("__sad", "iij", "j"),
-        ("__usad", "jjj", "j"),
-        ("__byte_perm", "jjj", "j"),
-        ("__funnelshift_l", "jjj", "j"),
-        ("__funnelshift_lc", "jjj", "j"),
-        ("__funnelshift_r", "jjj", "j"),
-        ("__funnelshift_rc", "jjj", "j"),
-        ("__hadd", "ii", "i"),
-        ("__rhadd", "ii", "i"),
-        ("__uhadd", "jj", "j"),
-        ("__urhadd", "jj", "j"),
-        ("__hiloint2double", "ii", "d"),
-        ("__double2hiint", "d", "i"),
-        ("__double2loint", "d", "i"),
-        ("__int2double_rn", "i", "d"),
-        ("__uint2double_rn", "j", "d"),
-        // C99 / CUDA math functions of other shapes.
-        ("nan", "s", "d"),
-        ("scalbln", "dl", "d"),
-        ("scalblnf", "fl", "f"),
-        ("nanf", "s", "f"),
-        ("jn", "id", "d"),
-        ("yn", "id", "d"),
-        ("jnf", "if", "f"),
-        ("ynf", "if", "f"),
-        ("rhypot", "dd", "d"),
-        ("rhypotf", "ff", "f"),
-        ("norm3d", "ddd", "d"),
-        ("rnorm3d", "ddd", "d"),
-        ("norm3df", "fff", "f"),
-        ("rnorm3df", "fff", "f"),
-        ("norm4d", "dddd", "d"),
-        ("rnorm4d", "dddd", "d"),
-        ("norm4df", "ffff", "f"),
-        ("rnorm4df", "ffff", "f"),
-        ("norm", "iK", "d"),
-        ("rnorm", "iK", "d"),
-        ("normf", "ik", "f"),
-        ("rnormf", "ik", "f"),
-        ("cyl_bessel_i0", "d", "d"),
-        ("cyl_bessel_i1", "d", "d"),
-        ("cyl_bessel_i0f", "f", "f"),
-        ("cyl_bessel_i1f", "f", "f"),
-        // `__host__ __device__` in CUDA: the device heap and the C string functions
-        // (lowered to `BuiltinKind::Malloc`/`Free`/`Memcpy`/`Memset`, not `Math`).
-        ("malloc", "z", "p"),
-        ("free", "p", "v"),
-        ("memcpy", "pPz", "p"),
-        ("memset", "piz", "p"),
-    ];
-    if let Some((n, p, r)) = T.iter().find(|(n, _, _)| *n == name) {
+    if let Some((n, p, r)) = FIXED.iter().find(|(n, _, _)| *n == name) {
         return Some(Class::Fixed(n, p, r));
     }
     // Rounding-mode families.
-    let rounding = ["_rn", "_rz", "_ru", "_rd"];
-    let suffix = rounding.iter().find(|s| name.ends_with(*s))?;
-    let stem = &name[..name.len() - 3];
-    let (p, r): (&'static str, &'static str) = match stem {
-        "__fadd" | "__fsub" | "__fmul" | "__fdiv" => ("ff", "f"),
-        "__frcp" | "__fsqrt" => ("f", "f"),
-        "__fmaf" => ("fff", "f"),
-        "__dadd" | "__dsub" | "__dmul" | "__ddiv" => ("dd", "d"),
-        "__drcp" | "__dsqrt" => ("d", "d"),
-        "__fma" => ("ddd", "d"),
-        "__float2int" => ("f", "i"),
-        "__float2uint" => ("f", "j"),
-        "__float2ll" => ("f", "x"),
-        "__float2ull" => ("f", "y"),
-        "__double2int" => ("d", "i"),
-        "__double2uint" => ("d", "j"),
-        "__double2ll" => ("d", "x"),
-        "__double2ull" => ("d", "y"),
-        "__double2float" => ("d", "f"),
-        "__int2float" => ("i", "f"),
-        "__uint2float" => ("j", "f"),
-        "__ll2float" => ("x", "f"),
-        "__ull2float" => ("y", "f"),
-        "__ll2double" => ("x", "d"),
-        "__ull2double" => ("y", "d"),
-        _ => return None,
-    };
-    let _ = suffix;
-    Some(Class::Fixed(leak(name), p, r))
+    let stem = ["_rn", "_rz", "_ru", "_rd"].iter().find_map(|m| name.strip_suffix(m))?;
+    let (_, p, r) = ROUNDED.iter().find(|(n, _, _)| *n == stem)?;
+    // The IR's table holds the name with a static lifetime (`None` for a stem the IR lacks).
+    Some(Class::Fixed(MathFn::from_cuda_name(name)?.cuda_name(), p, r))
 }
 
-fn leak(s: &str) -> &'static str {
-    // A small, bounded set of names (the rounding families); interning them keeps `Class`
-    // simple. Each distinct name is leaked at most once.
-    use std::collections::HashSet;
-    use std::sync::Mutex;
-    static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
-    let mut g = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    let set = g.get_or_insert_with(HashSet::new);
-    if let Some(n) = set.get(s) {
-        return n;
+/// The intrinsic `-use_fast_math` puts in place of a single-precision function, as nvcc
+/// does; other functions stay.
+pub fn fast_math_intrinsic(f: MathFn) -> MathFn {
+    use MathFn::*;
+    match f {
+        Sinf => FastSinf,
+        Cosf => FastCosf,
+        Tanf => FastTanf,
+        Expf => FastExpf,
+        Exp10f => FastExp10f,
+        Logf => FastLogf,
+        Log2f => FastLog2f,
+        Log10f => FastLog10f,
+        Powf => FastPowf,
+        Sincosf => FastSincosf,
+        f => f,
     }
-    let n: &'static str = Box::leak(s.to_string().into_boxed_str());
-    set.insert(n);
-    n
 }
 
-/// The type for a signature code.
+/// The type for a signature code: `f` float, `d` double, `i` int, `j` unsigned, `x` long
+/// long, `y` unsigned long long, `l` long, `F`/`I` pointer to float/int, `D` pointer to
+/// double, `k`/`K` pointer to const float/double, `s` `const char *`, `p` `void *`, `P`
+/// `const void *`, `z` `size_t`, `v` void.
 pub fn code_ty(c: char) -> Ty {
     use crate::ty::QTy;
     match c {
@@ -406,5 +422,28 @@ pub fn code_ty(c: char) -> Ty {
         'P' => Ty::ptr(QTy::new(Ty::Void).with_const(true)),
         'z' => Ty::Int(IntKind::ULong),
         _ => Ty::Void,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every math name these tables give a type to is a `MathFn`, so `classify` never
+    /// drops one and the checker never meets a name the IR lacks.
+    #[test]
+    fn every_math_name_is_an_ir_function() {
+        let pairs = UNARY.iter().chain(BINARY).chain(CLASSIFY).chain(TO_INT.iter().map(|(n, _)| n));
+        let pairs = pairs.chain(OTHER_SHAPES.iter().map(|(n, _)| n));
+        let mut names: Vec<String> = pairs.flat_map(|n| [n.to_string(), format!("{n}f")]).collect();
+        let not_math = ["malloc", "free", "memcpy", "memset"];
+        names.extend(FIXED.iter().map(|(n, _, _)| n.to_string()).filter(|n| !not_math.contains(&n.as_str())));
+        for (stem, _, _) in ROUNDED {
+            names.extend(["rn", "rz", "ru", "rd"].iter().map(|m| format!("{stem}_{m}")));
+        }
+        for n in &names {
+            assert!(MathFn::from_cuda_name(n).is_some(), "`{n}` is not a MathFn");
+            assert!(classify(n).is_some(), "`{n}` is not classified");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Expressions: typing, implicit conversions, operators, calls.
 
 use super::builtins::{self, Class, MathShape};
+use cuprite_ir::MathFn;
 use super::*;
 use crate::hir::BinOp as HB;
 use ast::{BinOp as AB, UnOp};
@@ -1739,7 +1740,10 @@ impl<'o> Checker<'o> {
                     "free" => BuiltinKind::Free,
                     "memcpy" => BuiltinKind::Memcpy,
                     "memset" => BuiltinKind::Memset,
-                    _ => BuiltinKind::Math(n.to_string()),
+                    _ => match self.math_fn(n, sp) {
+                        Some(f) => BuiltinKind::Math(f),
+                        None => return Expr::error(sp),
+                    },
                 };
                 mk(kind, out, QTy::new(builtins::code_ty(ret.chars().next().unwrap())))
             }
@@ -1759,18 +1763,17 @@ impl<'o> Checker<'o> {
                     return Expr::error(sp);
                 }
                 let t = common_type(&self.prog.types, &a.ty.ty, &b.ty.ty);
-                let base = match &t {
-                    Ty::Float => "fminf",
-                    Ty::Double => "fmin",
-                    Ty::Int(IntKind::Int) => "min",
-                    Ty::Int(IntKind::UInt) => "umin",
-                    Ty::Int(IntKind::Long) | Ty::Int(IntKind::LongLong) => "llmin",
-                    _ => "ullmin",
+                let (min, max) = match &t {
+                    Ty::Float => (MathFn::Fminf, MathFn::Fmaxf),
+                    Ty::Double => (MathFn::Fmin, MathFn::Fmax),
+                    Ty::Int(IntKind::Int) => (MathFn::Min, MathFn::Max),
+                    Ty::Int(IntKind::UInt) => (MathFn::Umin, MathFn::Umax),
+                    Ty::Int(IntKind::Long) | Ty::Int(IntKind::LongLong) => (MathFn::Llmin, MathFn::Llmax),
+                    _ => (MathFn::Ullmin, MathFn::Ullmax),
                 };
-                let n = if is_max { base.replace("min", "max") } else { base.to_string() };
                 let a = self.cast(a, &t);
                 let b = self.cast(b, &t);
-                mk(BuiltinKind::Math(n), vec![a, b], QTy::new(t))
+                mk(BuiltinKind::Math(if is_max { max } else { min }), vec![a, b], QTy::new(t))
             }
             Class::Abs => {
                 if !self.check_arity(name, args, 1, sp) {
@@ -1786,15 +1789,15 @@ impl<'o> Checker<'o> {
                     return Expr::error(sp);
                 }
                 let a = if a.ty.ty.is_integer() { self.promote(a) } else { a };
-                let (n, t) = match &a.ty.ty {
-                    Ty::Float => ("fabsf", Ty::Float),
-                    Ty::Double => ("fabs", Ty::Double),
-                    Ty::Int(IntKind::Long) | Ty::Int(IntKind::ULong) => ("labs", Ty::Int(IntKind::Long)),
-                    Ty::Int(IntKind::LongLong) | Ty::Int(IntKind::ULongLong) => ("llabs", Ty::Int(IntKind::LongLong)),
-                    _ => ("abs", Ty::int()),
+                let (f, t) = match &a.ty.ty {
+                    Ty::Float => (MathFn::Fabsf, Ty::Float),
+                    Ty::Double => (MathFn::Fabs, Ty::Double),
+                    Ty::Int(IntKind::Long) | Ty::Int(IntKind::ULong) => (MathFn::Labs, Ty::Int(IntKind::Long)),
+                    Ty::Int(IntKind::LongLong) | Ty::Int(IntKind::ULongLong) => (MathFn::Llabs, Ty::Int(IntKind::LongLong)),
+                    _ => (MathFn::Abs, Ty::int()),
                 };
                 let a = self.cast(a, &t);
-                mk(BuiltinKind::Math(n.into()), vec![a], QTy::new(t))
+                mk(BuiltinKind::Math(f), vec![a], QTy::new(t))
             }
             Class::MathOverloaded(base, shape) => self.math_call(base, None, shape, args, sp),
             Class::MathFixed(n, shape, _) => self.math_call(&n.clone(), Some(Ty::Float), shape, args, sp),
@@ -1845,12 +1848,10 @@ impl<'o> Checker<'o> {
                 }
             }
         };
-        let mut irname = if t == Ty::Float && !is_fixed { format!("{base}f") } else { base.to_string() };
-        // -use_fast_math: single-precision functions become their intrinsics, as in nvcc.
-        if self.opts.fast_math
-            && matches!(irname.as_str(), "sinf" | "cosf" | "tanf" | "expf" | "exp10f" | "logf" | "log2f" | "log10f" | "powf" | "sincosf")
-        {
-            irname = format!("__{irname}");
+        let name = if t == Ty::Float && !is_fixed { format!("{base}f") } else { base.to_string() };
+        let Some(mut f) = self.math_fn(&name, sp) else { return Expr::error(sp) };
+        if self.opts.fast_math {
+            f = builtins::fast_math_intrinsic(f);
         }
         let tq = QTy::new(t.clone());
         let ptr_t = QTy::new(Ty::ptr(tq.clone()));
@@ -1874,7 +1875,17 @@ impl<'o> Checker<'o> {
         if out.iter().any(|e| e.is_error()) {
             return Expr::error(sp);
         }
-        Expr::new(ExprKind::Builtin(BuiltinKind::Math(irname), out), ret, false, sp)
+        Expr::new(ExprKind::Builtin(BuiltinKind::Math(f), out), ret, false, sp)
+    }
+
+    /// The IR function of a math name the builtin tables typed; a name the IR lacks is a
+    /// bug in those tables (`every_math_name_is_an_ir_function` guards against it).
+    fn math_fn(&mut self, name: &str, sp: Span) -> Option<MathFn> {
+        let f = MathFn::from_cuda_name(name);
+        if f.is_none() {
+            self.err(sp, format!("internal error: '{name}' has no Cuprite IR math function"));
+        }
+        f
     }
 }
 

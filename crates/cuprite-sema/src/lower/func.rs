@@ -668,8 +668,8 @@ impl<'m, 'a> FnLower<'m, 'a> {
     }
 
     fn fma(&mut self, t: &ir::Type, a: ValueId, b: ValueId, c: ValueId) -> ValueId {
-        let name = if *t == ir::Type::F32 { "fmaf" } else { "fma" };
-        self.val(IK::CallBuiltin { builtin: ir::Builtin::Math(name.into()), args: vec![a, b, c] }, t.clone())
+        let f = if *t == ir::Type::F32 { ir::MathFn::Fmaf } else { ir::MathFn::Fma };
+        self.val(IK::CallBuiltin { builtin: ir::Builtin::Math(f), args: vec![a, b, c] }, t.clone())
     }
 
     /// `x + y` / `x - y` of floats with a product operand, contracted like nvcc.
@@ -991,7 +991,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
         }
         let vals = self.operands(&refs);
         let b = match k {
-            BuiltinKind::Math(n) => ir::Builtin::Math(n.clone()),
+            BuiltinKind::Math(f) => ir::Builtin::Math(*f),
             BuiltinKind::Printf => ir::Builtin::Printf,
             BuiltinKind::AssertFail => ir::Builtin::AssertFail,
             BuiltinKind::Trap => ir::Builtin::Trap,
