@@ -87,6 +87,8 @@ const EXTRA: &[(&str, &str)] = &[
     ("__mul24", "i:ii"), ("__umul24", "u:uu"), ("__sad", "u:iiu"), ("__usad", "u:uuu"), ("__hadd", "i:ii"),
     ("__rhadd", "i:ii"), ("__uhadd", "u:uu"), ("__urhadd", "u:uu"), ("__funnelshift_l", "u:uuu"),
     ("__funnelshift_lc", "u:uuu"), ("__funnelshift_r", "u:uuu"), ("__funnelshift_rc", "u:uuu"),
+    // Texture and surface access (prelude helpers that call the runtime).
+    ("__cuprite_tex_fetch", "v:Lifffipu"), ("__cuprite_tex_fetch_int", "v:Lipu"), ("__cuprite_surf_access", "v:Liiiipuii"),
 ];
 
 /// Overloaded by operand type: (name, type codes) → `__cu_<base>_<suffix>`.

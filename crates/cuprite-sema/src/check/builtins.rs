@@ -333,6 +333,11 @@ fn fixed(name: &str) -> Option<Class> {
         ("free", "p", "v"),
         ("memcpy", "pPz", "p"),
         ("memset", "piz", "p"),
+        // Texture and surface access, called by the templates of
+        // include/cuprite/texture_fetch.h (`tex2D<float>`, `surf2Dwrite`, ...).
+        ("__cuprite_tex_fetch", "yifffipj", "v"),
+        ("__cuprite_tex_fetch_int", "yipj", "v"),
+        ("__cuprite_surf_access", "yiiiipjii", "v"),
     ];
     if let Some((n, p, r)) = T.iter().find(|(n, _, _)| *n == name) {
         return Some(Class::Fixed(n, p, r));
