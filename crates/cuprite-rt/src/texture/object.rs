@@ -1,7 +1,7 @@
 //! Texture and surface objects: the descriptors `cudaCreate{Texture,Surface}Object`
 //! build, and the fetch entry points generated device code calls through them.
 
-use super::array::{self, Array, SURFACE_LOAD_STORE};
+use super::array::{self, Array};
 use super::filter::{self, Axis};
 use super::format::{ChannelDesc, Format};
 use crate::error::{self, CudaError, Result};
@@ -174,7 +174,12 @@ impl TexObj {
         if tex.srgb != 0 && f.bits == 8 && f.kind == super::format::KIND_UNSIGNED && normalized_read {
             return Err(error::NOT_SUPPORTED);
         }
-        Ok(TexObj { live: true, res: *res, tex: *tex, mem })
+        let mut tex = *tex;
+        // The GPU keeps a border colour only where an axis uses it (read back as 0).
+        if !tex.address_mode.contains(&filter::BORDER) {
+            tex.border_color = [0.0; 4];
+        }
+        Ok(TexObj { live: true, res: *res, tex, mem })
     }
 
     fn float_result(&self) -> bool {
@@ -226,6 +231,15 @@ impl TexObj {
                 self.texel_f32(locate(&idx))
             })
             .collect();
+        if m.dims == 2 {
+            let w = filter::bilinear_weights(lw[0].1, lw[1].1);
+            let mut r = [0f32; 4];
+            for ch in 0..4 {
+                r[ch] = w[0] * vals[0][ch] + w[1] * vals[1][ch] + w[2] * vals[2][ch] + w[3] * vals[3][ch];
+            }
+            write_f32(out, &r[..m.format.channels]);
+            return;
+        }
         for (a, (_, w)) in lw.iter().enumerate() {
             let half = n >> (a + 1);
             for k in 0..half {
@@ -268,11 +282,8 @@ impl SurfObj {
         if res.res_type != RES_ARRAY {
             return Err(error::INVALID_VALUE);
         }
-        let (mem, a) = Memory::of_resource(res)?;
-        let a = array::get(a.unwrap_or(std::ptr::null()))?;
-        if a.flags & SURFACE_LOAD_STORE == 0 {
-            return Err(error::INVALID_VALUE);
-        }
+        // CUDA 13 accepts arrays made without cudaArraySurfaceLoadStore (measured).
+        let (mem, _) = Memory::of_resource(res)?;
         Ok(SurfObj { live: true, res: *res, mem })
     }
 }
