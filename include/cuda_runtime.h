@@ -17,6 +17,10 @@
 #include "vector_functions.h"
 #include "device_launch_parameters.h"
 #include "device_functions.h"
+#if defined(__CUPRITE_DEVICE_PASS__) && defined(__cplusplus)
+/* Texture and surface fetches: device-side templates (the one C++ part of this view). */
+#include "cuprite/texture_fetch.h"
+#endif
 
 #if !defined(__CUPRITE_DEVICE_PASS__)
 #include <math.h>
@@ -24,6 +28,7 @@
 #include <string.h>
 #include <limits.h>
 #include "cuprite/math_extras.h"
+#include "channel_descriptor.h"
 
 /* CUDA's math functions that C lacks, in host code (nvcc's headers provide them there
  * too, so __host__ __device__ code such as helper_math's normalize() compiles for the

@@ -607,6 +607,39 @@ struct cudaChannelFormatDesc {
 };
 typedef struct cudaChannelFormatDesc cudaChannelFormatDesc;
 
+/* Resources of texture and surface objects. */
+enum cudaResourceType {
+    cudaResourceTypeArray = 0x00,
+    cudaResourceTypeMipmappedArray = 0x01,
+    cudaResourceTypeLinear = 0x02,
+    cudaResourceTypePitch2D = 0x03
+};
+struct cudaResourceDesc {
+    enum cudaResourceType resType;
+    union {
+        struct { cudaArray_t array; } array;
+        struct { cudaMipmappedArray_t mipmap; } mipmap;
+        struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+        struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t width; size_t height; size_t pitchInBytes; } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned int flags;
+};
+typedef struct cudaResourceDesc cudaResourceDesc;
+enum cudaResourceViewFormat { cudaResViewFormatNone = 0x00 };
+struct cudaResourceViewDesc {
+    enum cudaResourceViewFormat format;
+    size_t width;
+    size_t height;
+    size_t depth;
+    unsigned int firstMipmapLevel;
+    unsigned int lastMipmapLevel;
+    unsigned int firstLayer;
+    unsigned int lastLayer;
+    unsigned int reserved[16];
+};
+typedef struct cudaResourceViewDesc cudaResourceViewDesc;
+
 struct cudaExtent { size_t width; size_t height; size_t depth; };
 typedef struct cudaExtent cudaExtent;
 struct cudaPos { size_t x; size_t y; size_t z; };

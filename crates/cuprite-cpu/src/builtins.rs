@@ -193,6 +193,9 @@ fn c_impl(f: MathFn) -> CImpl {
         Usad | BytePerm | FunnelshiftL | FunnelshiftLc | FunnelshiftR | FunnelshiftRc
         => Prelude(Sig(U32, &[U32, U32, U32])),
         Dp4a => Named(DP4A),
+        CupriteTexFetch => Prelude(Sig(Void, &[U64, I32, F32, F32, F32, I32, PtrI8, U32])),
+        CupriteTexFetchInt => Prelude(Sig(Void, &[U64, I32, PtrI8, U32])),
+        CupriteSurfAccess => Prelude(Sig(Void, &[U64, I32, I32, I32, I32, PtrI8, U32, I32, I32])),
         Min => Named(MIN),
         Max => Named(MAX),
         Umin => Named(&[("__cu_min_u32", Sig(U32, &[U32, U32]))]),

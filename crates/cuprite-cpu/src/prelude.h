@@ -97,6 +97,29 @@ __CU_HELPER __attribute__((noreturn)) void __cu_divergent_barrier(uint32_t bx, u
     __cuprite_kernel_error(719 /* cudaErrorLaunchFailure */, msg);
 }
 
+/* ---- textures and surfaces: the runtime reads through the object's descriptor
+ * (crates/cuprite-rt/src/texture/object.rs) and returns a CUDA error that ends the launch. */
+int __cuprite_tex_fetch(uint64_t obj, int dims, float x, float y, float z, int layer, void *out, unsigned size,
+                        const char **msg);
+int __cuprite_tex_fetch_int(uint64_t obj, int x, void *out, unsigned size, const char **msg);
+int __cuprite_surf_access(uint64_t obj, int dims, int x, int y, int z, void *data, unsigned size, int mode,
+                          int write, const char **msg);
+__CU_INLINE void __cu_cuprite_tex_fetch(uint64_t o, int d, float x, float y, float z, int l, void *r, unsigned n) {
+    const char *m = 0;
+    int e = __cuprite_tex_fetch(o, d, x, y, z, l, r, n, &m);
+    if (__builtin_expect(e != 0, 0)) __cuprite_kernel_error(e, m);
+}
+__CU_INLINE void __cu_cuprite_tex_fetch_int(uint64_t o, int x, void *r, unsigned n) {
+    const char *m = 0;
+    int e = __cuprite_tex_fetch_int(o, x, r, n, &m);
+    if (__builtin_expect(e != 0, 0)) __cuprite_kernel_error(e, m);
+}
+__CU_INLINE void __cu_cuprite_surf_access(uint64_t o, int d, int x, int y, int z, void *p, unsigned n, int mode, int w) {
+    const char *m = 0;
+    int e = __cuprite_surf_access(o, d, x, y, z, p, n, mode, w, &m);
+    if (__builtin_expect(e != 0, 0)) __cuprite_kernel_error(e, m);
+}
+
 /* ---- the general scheduler: kernels with warp collectives ---------------------------
  * Every thread of the block has a slot; `st` is its resume point: 0 when it has
  * returned, r + 1 when it is ready to run region r, __CU_PARKED | c when it waits at cut

@@ -117,6 +117,14 @@ math_fns! {
         BytePerm = "__byte_perm", FunnelshiftL = "__funnelshift_l", FunnelshiftLc = "__funnelshift_lc",
         FunnelshiftR = "__funnelshift_r", FunnelshiftRc = "__funnelshift_rc", Hadd = "__hadd", Rhadd = "__rhadd",
         Uhadd = "__uhadd", Urhadd = "__urhadd", Dp4a = "__dp4a",
+        // Texture and surface access (Cuprite's own, called by the templates of
+        // include/cuprite/texture_fetch.h: `tex2D<float>`, `surf2Dwrite`, ...):
+        // `__cuprite_tex_fetch` `void(U64 object, I32 kind, F32 x, F32 y, F32 z, I32 layer,
+        // ptr out, U32 out size)`, `__cuprite_tex_fetch_int` `void(U64, I32 index, ptr, U32)`,
+        // `__cuprite_surf_access` `void(U64, I32 x, I32 y, I32 z, I32 layer, ptr, U32 size,
+        // I32 mode, I32 write)`.
+        CupriteTexFetch = "__cuprite_tex_fetch", CupriteTexFetchInt = "__cuprite_tex_fetch_int",
+        CupriteSurfAccess = "__cuprite_surf_access",
         // `min`, `max` `T(T, T)` and `abs` `T(T)`, exact, by operand type (sema emits them for
         // `I32` only: `umin`… `U32`, `llmin`… `I64`, `ullmin`… `U64`, `labs`/`llabs` `I64`; floats
         // use `fminf`, `fmin`, `fabsf`, …).

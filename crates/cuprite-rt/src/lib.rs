@@ -19,4 +19,5 @@ pub mod printf;
 pub mod props;
 pub mod registry;
 pub mod stream;
+pub mod texture;
 pub mod workers;

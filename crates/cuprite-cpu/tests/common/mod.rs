@@ -31,6 +31,9 @@ void __cuprite_kernel_error(int e, const char *m) { printf("kernel error %d: %s\
 long long __cuprite_clock64(void) { static long long c; return c += 10; }
 void *__cuprite_device_malloc(size_t n) { return malloc(n); }
 void __cuprite_device_free(void *p) { free(p); }
+int __cuprite_tex_fetch(uint64_t o, int d, float x, float y, float z, int l, void *r, unsigned n, const char **m) { (void)m; return 0; }
+int __cuprite_tex_fetch_int(uint64_t o, int x, void *r, unsigned n, const char **m) { (void)m; return 0; }
+int __cuprite_surf_access(uint64_t o, int d, int x, int y, int z, void *p, unsigned n, int mode, int w, const char **m) { (void)m; return 0; }
 void __cuprite_launch_from_stub(const void *s, void **a) { (void)s; (void)a; abort(); }
 
 static const cuprite_kernel_desc *find_kernel(const char *sym) {

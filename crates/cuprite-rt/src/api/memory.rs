@@ -412,7 +412,7 @@ fn copy_3d(p: *const Memcpy3DParms, st: Option<*mut c_void>) -> Result<()> {
     }
     let p = unsafe { &*p };
     if !p.src_array.is_null() || !p.dst_array.is_null() {
-        return Err(error::NOT_SUPPORTED); // CUDA arrays: not yet
+        return super::array::copy_3d_arrays(p);
     }
     let e = p.extent;
     for z in 0..e.depth {

@@ -2,6 +2,7 @@
 //! the runtime's modules. None panics across the boundary (`error::api`).
 
 pub mod abi;
+pub mod array;
 pub mod device;
 pub mod errors;
 pub mod event;
@@ -9,6 +10,7 @@ pub mod launch;
 pub mod memory;
 pub mod stream;
 pub mod symbol;
+pub mod texture;
 
 use crate::error::{self, Result};
 

@@ -332,6 +332,11 @@ const FIXED: &[(&str, &str, &str)] = &[
     ("free", "p", "v"),
     ("memcpy", "pPz", "p"),
     ("memset", "piz", "p"),
+    // Texture and surface access, called by the templates of
+    // include/cuprite/texture_fetch.h (`tex2D<float>`, `surf2Dwrite`, ...).
+    ("__cuprite_tex_fetch", "yifffipj", "v"),
+    ("__cuprite_tex_fetch_int", "yipj", "v"),
+    ("__cuprite_surf_access", "yiiiipjii", "v"),
 ];
 
 /// Families with a rounding-mode suffix (`_rn`, `_rz`, `_ru`, `_rd`): stem, parameters, result.

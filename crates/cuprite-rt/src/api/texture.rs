@@ -1,0 +1,123 @@
+//! Texture and surface objects (`cudaCreateTextureObject`, `cudaCreateSurfaceObject`, …).
+//! A handle is the address of the object; destroyed objects stay allocated with `live`
+//! cleared, so device code holding a stale handle gets an error, not freed memory.
+
+use super::out;
+use crate::context::ctx;
+use crate::error::{self, api, CudaError, Result};
+use crate::texture::object::{ResourceDesc, SurfObj, TexObj, TextureDesc};
+use std::collections::HashSet;
+use std::ffi::c_void;
+use std::sync::Mutex;
+
+type Handles = Mutex<Option<HashSet<u64>>>;
+static TEXTURES: Handles = Mutex::new(None);
+static SURFACES: Handles = Mutex::new(None);
+
+fn remember(set: &Handles, h: u64) {
+    set.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(h);
+}
+
+fn known(set: &Handles, h: u64) -> bool {
+    set.lock().unwrap_or_else(|e| e.into_inner()).as_ref().is_some_and(|s| s.contains(&h))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaCreateTextureObject(
+    p: *mut u64,
+    res: *const ResourceDesc,
+    tex: *const TextureDesc,
+    view: *const c_void,
+) -> CudaError {
+    api(|| {
+        if p.is_null() || res.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        if tex.is_null() {
+            return Err(error::INVALID_RESOURCE_HANDLE);
+        }
+        if !view.is_null() {
+            return Err(error::NOT_SUPPORTED); // resource views: not yet
+        }
+        ctx().check()?;
+        let t = TexObj::new(unsafe { &*res }, unsafe { &*tex })?;
+        let h = Box::into_raw(Box::new(t)) as u64;
+        remember(&TEXTURES, h);
+        out(p, h)
+    })
+}
+
+fn texture<'a>(h: u64) -> Result<&'a mut TexObj> {
+    if !known(&TEXTURES, h) {
+        return Err(error::INVALID_VALUE);
+    }
+    let t = unsafe { &mut *(h as *mut TexObj) };
+    if !t.live {
+        return Err(error::INVALID_VALUE);
+    }
+    Ok(t)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaDestroyTextureObject(h: u64) -> CudaError {
+    api(|| {
+        if h == 0 {
+            return Ok(());
+        }
+        ctx().queue.wait_all();
+        texture(h)?.live = false;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaGetTextureObjectResourceDesc(r: *mut ResourceDesc, h: u64) -> CudaError {
+    api(|| out(r, texture(h)?.res))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaGetTextureObjectTextureDesc(d: *mut TextureDesc, h: u64) -> CudaError {
+    api(|| out(d, texture(h)?.tex))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaCreateSurfaceObject(p: *mut u64, res: *const ResourceDesc) -> CudaError {
+    api(|| {
+        if p.is_null() || res.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        ctx().check()?;
+        let s = SurfObj::new(unsafe { &*res })?;
+        let h = Box::into_raw(Box::new(s)) as u64;
+        remember(&SURFACES, h);
+        out(p, h)
+    })
+}
+
+fn surface<'a>(h: u64) -> Result<&'a mut SurfObj> {
+    if !known(&SURFACES, h) {
+        return Err(error::INVALID_VALUE);
+    }
+    let s = unsafe { &mut *(h as *mut SurfObj) };
+    if !s.live {
+        return Err(error::INVALID_VALUE);
+    }
+    Ok(s)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaDestroySurfaceObject(h: u64) -> CudaError {
+    api(|| {
+        if h == 0 {
+            return Ok(());
+        }
+        ctx().queue.wait_all();
+        surface(h)?.live = false;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaGetSurfaceObjectResourceDesc(r: *mut ResourceDesc, h: u64) -> CudaError {
+    api(|| out(r, surface(h)?.res))
+}

@@ -1,0 +1,153 @@
+//! Texture addressing and filtering as the Programming Guide's texture-fetching appendix
+//! states them: nearest-point sampling, linear filtering with weights in 9-bit fixed point
+//! (8 fractional bits), normalized coordinates, and the clamp/border/wrap/mirror modes.
+//! Pure functions over texel indices, so they can be tested without memory.
+
+pub const WRAP: i32 = 0;
+pub const CLAMP: i32 = 1;
+pub const MIRROR: i32 = 2;
+pub const BORDER: i32 = 3;
+
+/// One axis of a sampled texture.
+#[derive(Clone, Copy, Debug)]
+pub struct Axis {
+    pub size: usize,
+    pub mode: i32,
+}
+
+impl Axis {
+    /// The coordinate in texels. Normalized coordinates are scaled by the size, after
+    /// wrap (`frac(x)`) or mirror (`frac(x)` or `1 - frac(x)` as `floor(x)` is even or
+    /// odd). Wrap and mirror exist only for normalized coordinates; unnormalized ones
+    /// are clamped instead, as on the GPU.
+    pub fn texel_coord(&self, x: f32, normalized: bool) -> f32 {
+        if !normalized {
+            return x;
+        }
+        let n = self.size as f32;
+        match self.mode {
+            WRAP => (x - x.floor()) * n,
+            MIRROR => {
+                let f = x.floor();
+                let r = x - f;
+                (if (f as i64).rem_euclid(2) == 0 { r } else { 1.0 - r }) * n
+            }
+            _ => x * n,
+        }
+    }
+
+    /// The texel an integer index addresses, or `None` for the border colour.
+    pub fn address(&self, i: i64, normalized: bool) -> Option<usize> {
+        let n = self.size as i64;
+        let mode = if normalized { self.mode } else if self.mode == BORDER { BORDER } else { CLAMP };
+        let k = match mode {
+            WRAP => i.rem_euclid(n),
+            MIRROR => {
+                let k = i.rem_euclid(2 * n);
+                if k >= n {
+                    2 * n - 1 - k
+                } else {
+                    k
+                }
+            }
+            BORDER if i < 0 || i >= n => return None,
+            _ => i.clamp(0, n - 1),
+        };
+        Some(k as usize)
+    }
+}
+
+/// Nearest-point sampling: the texel index `floor(x)` on each axis.
+pub fn nearest(x: f32) -> i64 {
+    x.floor() as i64
+}
+
+/// Linear filtering on one axis: the lower texel `i = floor(x - 0.5)` and the weight of
+/// the upper one, `frac(x - 0.5)` rounded to 8 fractional bits.
+pub fn linear(x: f32) -> (i64, f32) {
+    let b = x - 0.5;
+    let i = b.floor();
+    (i as i64, quantize(b - i))
+}
+
+/// A weight in [0, 1] in the texture unit's 9-bit fixed point (1.0 is representable).
+pub fn quantize(a: f32) -> f32 {
+    (a * 256.0).round() / 256.0
+}
+
+/// The four weights of bilinear filtering, in 1/256 units, for texels (i, j), (i+1, j),
+/// (i, j+1), (i+1, j+1): the texture unit rounds the product `α·β` to 8 fractional bits
+/// and derives the others from it, so they sum to exactly 1 (measured on an H100; a
+/// nested lerp differs in the last bits where a border colour meets texels).
+pub fn bilinear_weights(a: f32, b: f32) -> [f32; 4] {
+    let (a, b) = ((a * 256.0) as i32, (b * 256.0) as i32);
+    let w11 = (a * b + 128) >> 8;
+    [256 - a - b + w11, a - w11, b - w11, w11].map(|w| w as f32 / 256.0)
+}
+
+/// Linear interpolation with a quantized weight, in the order the appendix writes it.
+pub fn lerp(a: f32, b: f32, w: f32) -> f32 {
+    (1.0 - w) * a + w * b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_are_rounded_to_eighths_of_a_byte() {
+        // 0.6 - 0.5 = 0.1 → 25.6/256 → 26/256 (rounded, not truncated).
+        assert_eq!(linear(0.6), (0, 26.0 / 256.0));
+        // A third of a texel: 85.33 → 85.
+        assert_eq!(linear(1.0 / 3.0 + 0.5).1, 85.0 / 256.0);
+        assert_eq!(linear(2.0 / 3.0 + 0.5), (0, 171.0 / 256.0));
+        // Below the first texel centre: i = -1.
+        assert_eq!(linear(0.0), (-1, 0.5));
+        assert_eq!(linear(0.51), (0, 3.0 / 256.0));
+    }
+
+    #[test]
+    fn bilinear_weights_round_the_product() {
+        // 1D arrays filter as 2D with height 1 at y = 0 (β = 0.5, row -1 is the border):
+        // x = -0.3 gives α = 51/256, αβ = 25.5/256 → 26/256 (H100: 89.945312 for texel 1
+        // and border 100).
+        let w = bilinear_weights(51.0 / 256.0, 0.5);
+        assert_eq!(w, [103.0 / 256.0, 25.0 / 256.0, 102.0 / 256.0, 26.0 / 256.0]);
+        let v = (w[0] + w[1] + w[2]) * 100.0 + w[3] * 1.0;
+        assert_eq!(v, 89.945_31);
+    }
+
+    #[test]
+    fn address_modes() {
+        let wrap = Axis { size: 4, mode: WRAP };
+        let mirror = Axis { size: 4, mode: MIRROR };
+        let border = Axis { size: 4, mode: BORDER };
+        assert_eq!(wrap.address(-1, true), Some(3));
+        assert_eq!(wrap.address(4, true), Some(0));
+        assert_eq!(mirror.address(-1, true), Some(0));
+        assert_eq!(mirror.address(4, true), Some(3));
+        assert_eq!(mirror.address(9, true), Some(1));
+        assert_eq!(border.address(-1, false), None);
+        assert_eq!(border.address(3, false), Some(3));
+        // Wrap without normalized coordinates clamps.
+        assert_eq!(wrap.address(-1, false), Some(0));
+        assert_eq!(wrap.texel_coord(-1.25, true), 3.0);
+        assert_eq!(mirror.texel_coord(-0.3, true), 0.3 * 4.0);
+        assert_eq!(mirror.texel_coord(1.0, true), 4.0);
+    }
+
+    #[test]
+    fn matches_the_h100_on_a_1d_texture() {
+        // tex1D linear, clamp, texels 1 2 4 8 (tests/conformance/tex_objects_linear_2d).
+        let t = [1.0f32, 2.0, 4.0, 8.0];
+        let ax = Axis { size: 4, mode: CLAMP };
+        let f = |x: f32| {
+            let (i, w) = linear(x);
+            lerp(t[ax.address(i, false).unwrap()], t[ax.address(i + 1, false).unwrap()], w)
+        };
+        assert_eq!(f(0.6), 1.1015625);
+        assert_eq!(f(1.0 / 3.0 + 0.5), 1.33203125);
+        assert_eq!(f(1.3), 1.80078125);
+        assert_eq!(f(3.75), 8.0);
+    }
+}

@@ -1,0 +1,422 @@
+//! Texture and surface objects: the descriptors `cudaCreate{Texture,Surface}Object`
+//! build, and the fetch entry points generated device code calls through them.
+
+use super::array::{self, Array};
+use super::filter::{self, Axis};
+use super::format::{ChannelDesc, Format};
+use crate::error::{self, CudaError, Result};
+use std::ffi::{c_char, c_void};
+
+pub const INVALID_FILTER_SETTING: CudaError = 26;
+pub const INVALID_NORM_SETTING: CudaError = 27;
+pub const MISALIGNED_ADDRESS: CudaError = 716;
+
+pub const RES_ARRAY: i32 = 0;
+pub const RES_MIPMAPPED: i32 = 1;
+pub const RES_LINEAR: i32 = 2;
+pub const RES_PITCH2D: i32 = 3;
+
+/// `struct cudaResourceDesc` (include/driver_types.h): the union is 128 bytes.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct ResourceDesc {
+    pub res_type: i32,
+    pub res: [u64; 16],
+    pub flags: u32,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct LinearRes {
+    dev_ptr: *mut c_void,
+    desc: ChannelDesc,
+    size: usize,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Pitch2DRes {
+    dev_ptr: *mut c_void,
+    desc: ChannelDesc,
+    width: usize,
+    height: usize,
+    pitch: usize,
+}
+
+/// `struct cudaTextureDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct TextureDesc {
+    pub address_mode: [i32; 3],
+    pub filter_mode: i32,
+    pub read_mode: i32,
+    pub srgb: i32,
+    pub border_color: [f32; 4],
+    pub normalized_coords: i32,
+    pub max_anisotropy: u32,
+    pub mipmap_filter_mode: i32,
+    pub mipmap_level_bias: f32,
+    pub min_mipmap_level_clamp: f32,
+    pub max_mipmap_level_clamp: f32,
+    pub disable_trilinear_optimization: i32,
+    pub seamless_cubemap: i32,
+}
+
+/// Where texels are and how they are laid out; shared by textures and surfaces.
+#[derive(Clone, Copy)]
+pub struct Memory {
+    pub base: *const u8,
+    pub format: Format,
+    pub row: usize,
+    pub slice: usize,
+    /// Width, height, depth in texels (1 where absent); layers separately.
+    pub size: [usize; 3],
+    pub layers: usize,
+    /// 1, 2 or 3: the dimensions an array samples in (1D arrays sample as 2D, height 1).
+    pub dims: usize,
+    /// Linear memory: only `tex1Dfetch` reads it.
+    pub linear: bool,
+}
+
+impl Memory {
+    fn of_array(a: &Array) -> Memory {
+        let layered = a.flags & (array::LAYERED | array::CUBEMAP) != 0;
+        let (depth, layers) = if layered { (1, a.slices()) } else { (a.slices(), 1) };
+        let dims = if a.depth > 0 && !layered { 3 } else { 2 };
+        Memory {
+            base: a.base(),
+            format: a.format,
+            row: a.row_bytes(),
+            slice: a.slice_bytes(),
+            size: [a.width, a.rows(), depth],
+            layers,
+            dims,
+            linear: false,
+        }
+    }
+
+    fn of_resource(r: &ResourceDesc) -> Result<(Memory, Option<*const Array>)> {
+        let u = r.res.as_ptr() as *const u8;
+        match r.res_type {
+            RES_ARRAY => {
+                let p = unsafe { (u as *const *const Array).read() };
+                Ok((Memory::of_array(array::get(p)?), Some(p)))
+            }
+            RES_LINEAR => {
+                let l = unsafe { (u as *const LinearRes).read() };
+                if l.dev_ptr.is_null() || l.dev_ptr as usize % 256 != 0 {
+                    return Err(error::INVALID_VALUE);
+                }
+                let format = Format::of(&l.desc)?;
+                let n = l.size / format.elem_size();
+                Ok((Memory { base: l.dev_ptr as _, format, row: l.size, slice: l.size, size: [n, 1, 1], layers: 1, dims: 1, linear: true }, None))
+            }
+            RES_PITCH2D => {
+                let p = unsafe { (u as *const Pitch2DRes).read() };
+                let format = Format::of(&p.desc)?;
+                let bad_ptr = p.dev_ptr.is_null() || p.dev_ptr as usize % 256 != 0;
+                if bad_ptr || p.pitch % 32 != 0 || p.width == 0 || p.height == 0 || p.pitch < p.width * format.elem_size() {
+                    return Err(error::INVALID_VALUE);
+                }
+                let mem = Memory {
+                    base: p.dev_ptr as _,
+                    format,
+                    row: p.pitch,
+                    slice: p.pitch * p.height,
+                    size: [p.width, p.height, 1],
+                    layers: 1,
+                    dims: 2,
+                    linear: false,
+                };
+                Ok((mem, None))
+            }
+            RES_MIPMAPPED => Err(error::NOT_SUPPORTED),
+            _ => Err(error::INVALID_VALUE),
+        }
+    }
+
+    /// The texel at in-range indices.
+    fn texel(&self, i: [usize; 3], layer: usize) -> *const u8 {
+        let off = (layer + i[2]) * self.slice + i[1] * self.row + i[0] * self.format.elem_size();
+        unsafe { self.base.add(off) }
+    }
+}
+
+/// What a `cudaTextureObject_t` points to.
+pub struct TexObj {
+    /// Cleared by `cudaDestroyTextureObject` (the object itself is kept, so a stale
+    /// handle traps instead of reading freed memory).
+    pub live: bool,
+    pub res: ResourceDesc,
+    pub tex: TextureDesc,
+    pub mem: Memory,
+}
+
+impl TexObj {
+    pub fn new(res: &ResourceDesc, tex: &TextureDesc) -> Result<TexObj> {
+        let (mem, _) = Memory::of_resource(res)?;
+        let bad_enum = tex.address_mode.iter().any(|m| !(0..=3).contains(m))
+            || !(0..=1).contains(&tex.filter_mode)
+            || !(0..=1).contains(&tex.read_mode);
+        if bad_enum {
+            return Err(error::INVALID_VALUE);
+        }
+        let f = mem.format;
+        let normalized_read = tex.read_mode == 1;
+        if tex.filter_mode == 1 && f.is_integer() && !normalized_read {
+            return Err(INVALID_FILTER_SETTING);
+        }
+        if normalized_read && (!f.is_integer() || f.bits == 32) {
+            return Err(INVALID_NORM_SETTING);
+        }
+        // sRGB decoding is done by the GPU at a precision not yet modelled: refuse it
+        // where it would change results rather than return different values.
+        if tex.srgb != 0 && f.bits == 8 && f.kind == super::format::KIND_UNSIGNED && normalized_read {
+            return Err(error::NOT_SUPPORTED);
+        }
+        let mut tex = *tex;
+        // The GPU keeps a border colour only where an axis uses it (read back as 0).
+        if !tex.address_mode.contains(&filter::BORDER) {
+            tex.border_color = [0.0; 4];
+        }
+        Ok(TexObj { live: true, res: *res, tex, mem })
+    }
+
+    fn float_result(&self) -> bool {
+        self.tex.read_mode == 1 || !self.mem.format.is_integer()
+    }
+
+    fn texel_f32(&self, t: Option<*const u8>) -> [f32; 4] {
+        let mut v = [0f32; 4];
+        match t {
+            Some(p) => {
+                for (c, x) in v.iter_mut().enumerate().take(self.mem.format.channels) {
+                    *x = unsafe { self.mem.format.channel_f32(p, c) };
+                }
+            }
+            None => v.copy_from_slice(&self.tex.border_color),
+        }
+        v
+    }
+
+    /// Samples at texel-space coordinates (`dims` of them) in `layer`.
+    fn sample(&self, c: [f32; 3], layer: usize, out: &mut [u8]) {
+        let m = &self.mem;
+        let norm = self.tex.normalized_coords != 0;
+        let axes: Vec<Axis> = (0..m.dims).map(|a| Axis { size: m.size[a], mode: self.tex.address_mode[a] }).collect();
+        let tc: Vec<f32> = axes.iter().enumerate().map(|(a, ax)| ax.texel_coord(c[a], norm)).collect();
+        let locate = |idx: &[i64]| -> Option<*const u8> {
+            let mut i = [0usize; 3];
+            for (a, ax) in axes.iter().enumerate() {
+                i[a] = ax.address(idx[a], norm)?;
+            }
+            Some(m.texel(i, layer))
+        };
+        if self.tex.filter_mode == 0 {
+            let idx: Vec<i64> = tc.iter().map(|x| filter::nearest(*x)).collect();
+            let t = locate(&idx);
+            if self.float_result() {
+                write_f32(out, &self.texel_f32(t)[..m.format.channels]);
+            } else {
+                write_raw(out, t, m.format.elem_size());
+            }
+            return;
+        }
+        // Linear: 2^dims texels, interpolated one axis at a time (x first).
+        let lw: Vec<(i64, f32)> = tc.iter().map(|x| filter::linear(*x)).collect();
+        let n = 1usize << m.dims;
+        let mut vals: Vec<[f32; 4]> = (0..n)
+            .map(|corner| {
+                let idx: Vec<i64> = lw.iter().enumerate().map(|(a, (i, _))| i + ((corner >> a) & 1) as i64).collect();
+                self.texel_f32(locate(&idx))
+            })
+            .collect();
+        if m.dims == 2 {
+            let w = filter::bilinear_weights(lw[0].1, lw[1].1);
+            let mut r = [0f32; 4];
+            for ch in 0..4 {
+                r[ch] = w[0] * vals[0][ch] + w[1] * vals[1][ch] + w[2] * vals[2][ch] + w[3] * vals[3][ch];
+            }
+            write_f32(out, &r[..m.format.channels]);
+            return;
+        }
+        for (a, (_, w)) in lw.iter().enumerate() {
+            let half = n >> (a + 1);
+            for k in 0..half {
+                let (lo, hi) = (vals[2 * k], vals[2 * k + 1]);
+                for ch in 0..4 {
+                    vals[k][ch] = filter::lerp(lo[ch], hi[ch], *w);
+                }
+            }
+        }
+        write_f32(out, &vals[0][..m.format.channels]);
+    }
+}
+
+fn write_f32(out: &mut [u8], v: &[f32]) {
+    out.fill(0);
+    for (i, x) in v.iter().enumerate() {
+        if let Some(d) = out.get_mut(i * 4..i * 4 + 4) {
+            d.copy_from_slice(&x.to_ne_bytes());
+        }
+    }
+}
+
+fn write_raw(out: &mut [u8], t: Option<*const u8>, elem: usize) {
+    out.fill(0);
+    if let Some(p) = t {
+        let n = elem.min(out.len());
+        unsafe { std::ptr::copy_nonoverlapping(p, out.as_mut_ptr(), n) };
+    }
+}
+
+/// What a `cudaSurfaceObject_t` points to.
+pub struct SurfObj {
+    pub live: bool,
+    pub res: ResourceDesc,
+    pub mem: Memory,
+}
+
+impl SurfObj {
+    pub fn new(res: &ResourceDesc) -> Result<SurfObj> {
+        if res.res_type != RES_ARRAY {
+            return Err(error::INVALID_VALUE);
+        }
+        // CUDA 13 accepts arrays made without cudaArraySurfaceLoadStore (measured).
+        let (mem, _) = Memory::of_resource(res)?;
+        Ok(SurfObj { live: true, res: *res, mem })
+    }
+}
+
+const MSG_BAD_TEXTURE: &[u8] = b"texture fetch through a texture object that does not exist (never created, or destroyed)\0";
+const MSG_TEX_LINEAR: &[u8] = b"tex1D/tex2D/tex3D on a texture object over linear memory (only tex1Dfetch reads linear memory)\0";
+const MSG_FETCH_ARRAY: &[u8] = b"tex1Dfetch on a texture object that is not over linear memory\0";
+const MSG_BAD_SURFACE: &[u8] = b"surface access through a surface object that does not exist\0";
+const MSG_MISALIGNED: &[u8] = b"surface access at a byte offset that is not a multiple of the access size\0";
+const MSG_SURF_TRAP: &[u8] = b"surface access out of bounds with cudaBoundaryModeTrap\0";
+
+fn fail(msg: *mut *const c_char, text: &'static [u8], code: CudaError) -> i32 {
+    if !msg.is_null() {
+        unsafe { *msg = text.as_ptr() as *const c_char };
+    }
+    code
+}
+
+/// `tex1D`/`tex2D`/`tex3D` and the layered forms (`dims | 0x10`), from device code.
+/// Returns 0, or a CUDA error (with `*msg` set) that ends the launch.
+///
+/// # Safety
+/// `obj` is a texture object handle; `out` holds `size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn __cuprite_tex_fetch(
+    obj: u64,
+    dims: i32,
+    x: f32,
+    y: f32,
+    z: f32,
+    layer: i32,
+    out: *mut c_void,
+    size: u32,
+    msg: *mut *const c_char,
+) -> i32 {
+    let t = obj as *const TexObj;
+    if t.is_null() || !(*t).live {
+        return fail(msg, MSG_BAD_TEXTURE, error::LAUNCH_FAILURE);
+    }
+    let t = &*t;
+    if t.mem.linear {
+        return fail(msg, MSG_TEX_LINEAR, error::LAUNCH_FAILURE);
+    }
+    let out = std::slice::from_raw_parts_mut(out as *mut u8, size as usize);
+    // A layer index is read as unsigned and clamped to the last layer (as the H100 does).
+    let l = if dims & 0x10 != 0 { (layer as u32 as usize).min(t.mem.layers - 1) } else { 0 };
+    // Coordinates the call does not give are 0 (a 1D array samples row 0 as 2D).
+    let _ = dims & 0xf;
+    t.sample([x, y, z], l, out);
+    0
+}
+
+/// `tex1Dfetch`: element `i` of linear memory, zero outside it.
+///
+/// # Safety
+/// As `__cuprite_tex_fetch`.
+#[no_mangle]
+pub unsafe extern "C" fn __cuprite_tex_fetch_int(obj: u64, i: i32, out: *mut c_void, size: u32, msg: *mut *const c_char) -> i32 {
+    let t = obj as *const TexObj;
+    if t.is_null() || !(*t).live {
+        return fail(msg, MSG_BAD_TEXTURE, error::LAUNCH_FAILURE);
+    }
+    let t = &*t;
+    if !t.mem.linear {
+        return fail(msg, MSG_FETCH_ARRAY, error::LAUNCH_FAILURE);
+    }
+    let out = std::slice::from_raw_parts_mut(out as *mut u8, size as usize);
+    let p = (i >= 0 && (i as usize) < t.mem.size[0]).then(|| t.mem.texel([i as usize, 0, 0], 0));
+    if t.float_result() {
+        let v = t.texel_f32(p);
+        write_f32(out, if p.is_some() { &v[..t.mem.format.channels] } else { &[] });
+    } else {
+        write_raw(out, p, t.mem.format.elem_size());
+    }
+    0
+}
+
+/// `surf1D/2D/3D read/write`: `x` in bytes, `mode` 0 zero, 1 clamp, 2 trap.
+///
+/// # Safety
+/// `obj` is a surface object handle; `data` holds `size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn __cuprite_surf_access(
+    obj: u64,
+    dims: i32,
+    x: i32,
+    y: i32,
+    z: i32,
+    data: *mut c_void,
+    size: u32,
+    mode: i32,
+    write: i32,
+    msg: *mut *const c_char,
+) -> i32 {
+    let s = obj as *const SurfObj;
+    if s.is_null() || !(*s).live {
+        return fail(msg, MSG_BAD_SURFACE, error::LAUNCH_FAILURE);
+    }
+    let m = &(*s).mem;
+    let size = size as usize;
+    if size == 0 || x.rem_euclid(size as i32) != 0 {
+        return fail(msg, MSG_MISALIGNED, MISALIGNED_ADDRESS);
+    }
+    let (y, z) = if dims == 1 { (0, 0) } else if dims == 2 { (y, 0) } else { (y, z) };
+    let limits = [m.row as i64 - size as i64, m.size[1] as i64 - 1, (m.size[2] * m.layers) as i64 - 1];
+    let c = [x as i64, y as i64, z as i64];
+    let inside = c.iter().zip(limits).all(|(v, l)| *v >= 0 && *v <= l);
+    let c = if inside {
+        c
+    } else {
+        match mode {
+            0 => {
+                if write == 0 {
+                    std::ptr::write_bytes(data as *mut u8, 0, size);
+                }
+                return 0;
+            }
+            1 => {
+                let mut k = [0i64; 3];
+                for a in 0..3 {
+                    k[a] = c[a].clamp(0, limits[a].max(0));
+                }
+                k[0] -= k[0] % size as i64;
+                k
+            }
+            _ => return fail(msg, MSG_SURF_TRAP, error::ILLEGAL_ADDRESS),
+        }
+    };
+    let p = m.base.add(c[2] as usize * m.slice + c[1] as usize * m.row + c[0] as usize) as *mut u8;
+    if write != 0 {
+        std::ptr::copy_nonoverlapping(data as *const u8, p, size);
+    } else {
+        std::ptr::copy_nonoverlapping(p, data as *mut u8, size);
+    }
+    0
+}

@@ -1,0 +1,84 @@
+/* Texture and surface functions of device code (Cuprite), seen by the device compiler
+ * only. Each is a template over the result type, as in CUDA, that calls one of the
+ * device compiler's builtins:
+ *   __cuprite_tex_fetch(obj, dims | 0x10 if layered, x, y, z, layer, &result, sizeof result)
+ *   __cuprite_tex_fetch_int(obj, i, &result, sizeof result)
+ *   __cuprite_surf_access(obj, dims, x, y, z, &data, sizeof data, boundaryMode, isWrite)
+ * which read through the object's descriptor (crates/cuprite-rt/src/texture). */
+#ifndef __CUPRITE_TEXTURE_FETCH_H__
+#define __CUPRITE_TEXTURE_FETCH_H__
+
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t t, int x) {
+    T r;
+    __cuprite_tex_fetch_int(t, x, &r, sizeof(T));
+    return r;
+}
+template <class T> __device__ void tex1Dfetch(T *r, cudaTextureObject_t t, int x) {
+    __cuprite_tex_fetch_int(t, x, r, sizeof(T));
+}
+template <class T> __device__ T tex1D(cudaTextureObject_t t, float x) {
+    T r;
+    __cuprite_tex_fetch(t, 1, x, 0.0f, 0.0f, 0, &r, sizeof(T));
+    return r;
+}
+template <class T> __device__ void tex1D(T *r, cudaTextureObject_t t, float x) {
+    __cuprite_tex_fetch(t, 1, x, 0.0f, 0.0f, 0, r, sizeof(T));
+}
+template <class T> __device__ T tex2D(cudaTextureObject_t t, float x, float y) {
+    T r;
+    __cuprite_tex_fetch(t, 2, x, y, 0.0f, 0, &r, sizeof(T));
+    return r;
+}
+template <class T> __device__ void tex2D(T *r, cudaTextureObject_t t, float x, float y) {
+    __cuprite_tex_fetch(t, 2, x, y, 0.0f, 0, r, sizeof(T));
+}
+template <class T> __device__ T tex3D(cudaTextureObject_t t, float x, float y, float z) {
+    T r;
+    __cuprite_tex_fetch(t, 3, x, y, z, 0, &r, sizeof(T));
+    return r;
+}
+template <class T> __device__ void tex3D(T *r, cudaTextureObject_t t, float x, float y, float z) {
+    __cuprite_tex_fetch(t, 3, x, y, z, 0, r, sizeof(T));
+}
+template <class T> __device__ T tex1DLayered(cudaTextureObject_t t, float x, int layer) {
+    T r;
+    __cuprite_tex_fetch(t, 0x11, x, 0.0f, 0.0f, layer, &r, sizeof(T));
+    return r;
+}
+template <class T> __device__ T tex2DLayered(cudaTextureObject_t t, float x, float y, int layer) {
+    T r;
+    __cuprite_tex_fetch(t, 0x12, x, y, 0.0f, layer, &r, sizeof(T));
+    return r;
+}
+
+template <class T> __device__ T surf1Dread(cudaSurfaceObject_t s, int x, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T r;
+    __cuprite_surf_access(s, 1, x, 0, 0, &r, sizeof(T), m, 0);
+    return r;
+}
+template <class T> __device__ void surf1Dread(T *r, cudaSurfaceObject_t s, int x, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 1, x, 0, 0, r, sizeof(T), m, 0);
+}
+template <class T> __device__ void surf1Dwrite(T v, cudaSurfaceObject_t s, int x, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 1, x, 0, 0, &v, sizeof(T), m, 1);
+}
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t s, int x, int y, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T r;
+    __cuprite_surf_access(s, 2, x, y, 0, &r, sizeof(T), m, 0);
+    return r;
+}
+template <class T> __device__ void surf2Dread(T *r, cudaSurfaceObject_t s, int x, int y, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 2, x, y, 0, r, sizeof(T), m, 0);
+}
+template <class T> __device__ void surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 2, x, y, 0, &v, sizeof(T), m, 1);
+}
+template <class T> __device__ T surf3Dread(cudaSurfaceObject_t s, int x, int y, int z, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T r;
+    __cuprite_surf_access(s, 3, x, y, z, &r, sizeof(T), m, 0);
+    return r;
+}
+template <class T> __device__ void surf3Dwrite(T v, cudaSurfaceObject_t s, int x, int y, int z, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 3, x, y, z, &v, sizeof(T), m, 1);
+}
+#endif
