@@ -198,7 +198,7 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
     })?;
     let name = input.display().to_string();
     crate::resources::check_limits(module, &emitted.kernels, &name)?;
-    let ptxas_verbose = Options::split_commas(&opts.xptxas).iter().any(|o| o == "-v" || o == "--verbose");
+    let ptxas_verbose = opts.xptxas.iter().any(|o| o == "-v" || o == "--verbose");
     if opts.resource_usage || ptxas_verbose {
         eprint!("{}", crate::resources::report(module, &emitted.kernels, arch));
     }

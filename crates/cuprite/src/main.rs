@@ -6,12 +6,12 @@
 mod cli;
 mod device_pass;
 mod host_rewrite;
+mod ice;
 mod pipeline;
 mod resources;
 mod support_files;
 mod toolchain;
 
-use clap::Parser;
 use cli::Options;
 use pipeline::{Build, InputKind};
 use std::path::{Path, PathBuf};
@@ -21,26 +21,45 @@ use std::process::ExitCode;
 pub const DEFAULT_ARCH: u32 = 75;
 
 fn main() -> ExitCode {
-    let mut args: Vec<String> = std::env::args().collect();
-    let run_mode = args.get(1).map(String::as_str) == Some("run");
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let run_mode = args.first().map(String::as_str) == Some("run");
     if run_mode {
-        args.remove(1);
+        args.remove(0);
     }
-    let normalized = cli::normalize(args);
-    let opts = match Options::try_parse_from(&normalized) {
+    // Deep programs (long expressions, deep template recursion) must not depend on the
+    // main thread's stack; a panic becomes an internal compiler error, not a backtrace.
+    ice::run_guarded(move || cli_main(&args, run_mode))
+}
+
+fn cli_main(args: &[String], run_mode: bool) -> ExitCode {
+    let opts = match Options::parse(args) {
         Ok(o) => o,
-        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => {
-            print!("{e}");
-            return ExitCode::SUCCESS;
-        }
         Err(e) => {
-            eprintln!("cuprite fatal   : {}", cli::describe_error(&e, &normalized));
+            eprintln!("cuprite fatal   : {e}");
             return ExitCode::from(1);
         }
     };
+    if opts.help {
+        cli::print_help();
+        return ExitCode::SUCCESS;
+    }
     if opts.version {
         print_version();
         return ExitCode::SUCCESS;
+    }
+    if opts.list_gpu_arch || opts.list_gpu_code {
+        if opts.list_gpu_arch {
+            cli::print_list_gpu_arch();
+        }
+        if opts.list_gpu_code {
+            cli::print_list_gpu_code();
+        }
+        return ExitCode::SUCCESS;
+    }
+    if !opts.no_warnings {
+        for n in &opts.notes {
+            eprintln!("cuprite warning : {n}");
+        }
     }
     match drive(&opts, run_mode) {
         Ok(code) => code,
@@ -58,11 +77,25 @@ fn print_version() {
     println!("Cuprite version {}, compatible with CUDA 13.0 (nvcc command line)", env!("CARGO_PKG_VERSION"));
 }
 
+/// Where `-c` (or `-M`'s target) puts the object of `input`: `-o`, else its stem with
+/// `.o`, in `-odir` when given.
+fn object_name(opts: &Options, input: &Path) -> PathBuf {
+    if let Some(o) = &opts.output {
+        return o.clone();
+    }
+    let name = PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o");
+    match &opts.output_dir {
+        Some(d) => d.join(name),
+        None => name,
+    }
+}
+
 fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
+    opts.validate()?;
     if opts.inputs.is_empty() {
         return Err("No input files specified; use option --help for more information".into());
     }
-    if Options::bool_flag(&opts.rdc, false)? || opts.dc || opts.dlink {
+    if Options::bool_flag(&opts.rdc, false)? {
         return Err("relocatable device code (-rdc=true, -dc, -dlink) is not supported yet".into());
     }
     let arch = opts.compute_capability()?;
@@ -91,26 +124,25 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         if kind != InputKind::Object && !input.exists() {
             return Err(format!("Could not open input file '{}'", input.display()));
         }
-        let object = if opts.compile_only {
-            match (&opts.output, opts.inputs.len()) {
-                (Some(o), 1) => o.clone(),
-                _ => PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o"),
-            }
-        } else {
-            build.work.join(format!("{i}-{}.o", input.file_stem().and_then(|s| s.to_str()).unwrap_or("input")))
-        };
+        ice::set_context(input, "compiling");
         if opts.preprocess_only || opts.deps_only {
             if kind == InputKind::Object {
                 continue;
             }
-            let target = PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o");
             if opts.preprocess_only {
-                build.preprocess_to_stdout(input)?;
+                build.preprocess(input, kind, opts.output.as_deref())?;
             } else {
+                let mut target = opts.output_dir.clone().unwrap_or_default();
+                target.push(PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o"));
                 build.dependencies(input, &target.display().to_string())?;
             }
             continue;
         }
+        let object = if opts.compile_only {
+            object_name(opts, input)
+        } else {
+            build.work.join(format!("{i}-{}.o", input.file_stem().and_then(|s| s.to_str()).unwrap_or("input")))
+        };
         match kind {
             InputKind::Object => {
                 objects.push(input.clone());
@@ -121,9 +153,10 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         }
         objects.push(object);
     }
-    if opts.compile_only || opts.preprocess_only || opts.deps_only {
+    if opts.compile_only || opts.preprocess_only || opts.deps_only || opts.syntax_only {
         return Ok(ExitCode::SUCCESS);
     }
+    ice::set_context(Path::new(""), "linking");
     let output = match (&opts.output, run_mode) {
         (Some(o), _) => o.clone(),
         (None, true) => work_dir.path().join("a.out"),
@@ -132,7 +165,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     build.link(&objects, &output)?;
     if run_mode || opts.run {
         let mut args = opts.program_args.clone();
-        args.extend(Options::split_commas(&opts.run_args));
+        args.extend(opts.run_args.iter().cloned());
         return run_program(&output, &args);
     }
     Ok(ExitCode::SUCCESS)
