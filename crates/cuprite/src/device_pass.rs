@@ -34,6 +34,7 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<DeviceChec
         arch,
         fmad: Options::bool_flag(&opts.fmad, true)?,
         fast_math: opts.fast_math,
+        template_depth: opts.template_depth,
     };
     match cuprite_sema::check(&parsed.tu, &sema_opts) {
         Ok(checked) => Ok(DeviceCheck { parsed, checked }),
