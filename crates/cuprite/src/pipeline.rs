@@ -206,7 +206,15 @@ impl<'a> Build<'a> {
         }
 
         let host_text = read(&host_ii)?;
-        let (rewritten, _info) = host_rewrite::rewrite(&host_text);
+        let (rewritten, info) = host_rewrite::rewrite(&host_text);
+        if !info.misuse.is_empty() {
+            let sm = cuprite_front::SourceMap::new(&host_text);
+            for m in &info.misuse {
+                let d = cuprite_front::diag::Diagnostic::error(cuprite_front::ast::Span::new(m.start as u32, m.end as u32), m.message.clone());
+                eprint!("{}", cuprite_front::render(&d, &sm));
+            }
+            return Err(String::new());
+        }
         let host_cpp = work("cudafe1.cpp.ii");
         std::fs::write(&host_cpp, rewritten).map_err(|e| format!("cannot write {}: {e}", host_cpp.display()))?;
         let host_o = work("host.o");
