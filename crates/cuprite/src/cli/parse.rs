@@ -88,9 +88,11 @@ fn lookup(arg: &str) -> Option<(&'static Opt, Option<String>)> {
             return Some((opt, Some(value.to_string())));
         }
     }
-    // One-letter short options take their value attached (`-Iinc`, `-DN=4`, `-lm`).
+    // These one-letter options take their value attached (`-Iinc`, `-DN=4`, `-lm`, `-O3`),
+    // as in nvcc and the host compiler; others (`-m`, `-t`) do not, so that `-march=x`
+    // stays an unknown option.
     if !arg.starts_with("--") {
-        let first = body.get(..1)?;
+        let first = body.get(..1).filter(|f| "IDULlO".contains(f))?;
         let opt = table::OPTIONS.iter().find(|o| o.short == first && o.arg != Arg::None)?;
         return Some((opt, Some(body[1..].to_string())));
     }
