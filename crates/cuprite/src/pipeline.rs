@@ -278,7 +278,9 @@ impl<'a> Build<'a> {
             }
         }
         flags.extend(self.host_compile_flags());
-        flags.extend([input.display().to_string(), "-o".into(), object.display().to_string()]);
+        // The language is Cuprite's decision (suffix or `-x`), not the host compiler's.
+        let lang = if kind == InputKind::C { "c" } else { "c++" };
+        flags.extend(["-x".into(), lang.into(), input.display().to_string(), "-o".into(), object.display().to_string()]);
         self.tools.run(&compiler, &flags).map(drop)
     }
 
