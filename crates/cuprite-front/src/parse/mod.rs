@@ -81,7 +81,7 @@ pub(crate) struct Parser<'a> {
 /// How deeply declarations, statements and expressions may nest. The parser's stack
 /// grows on the heap (`nested`), so this guards memory, not the thread's stack; it is
 /// far beyond what g++ takes in practice (an `else if` chain nests once per arm).
-const MAX_DEPTH: u32 = 100_000;
+const MAX_DEPTH: u32 = 20_000;
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a str, toks: Vec<Token>, sm: &'a SourceMap) -> Parser<'a> {
