@@ -23,6 +23,7 @@ impl FnBuilder {
         FnBuilder {
             f: Function {
                 name: name.into(),
+                symbol: None,
                 kind,
                 inline: InlineHint::None,
                 params: vec![],
@@ -201,6 +202,7 @@ pub fn add_global(m: &mut Module, name: &str, ty: Type, space: AddressSpace, ini
         init,
         host_symbol: host_symbol.map(|s| s.to_string()),
         dynamic_shared: false,
+        external: false,
         loc: None,
     });
     GlobalId(m.globals.len() as u32 - 1)

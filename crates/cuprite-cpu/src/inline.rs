@@ -44,6 +44,29 @@ pub fn check_module(m: &Module) -> Vec<BackendError> {
     if !errs.is_empty() {
         return errs;
     }
+    // Declarations are resolved when device code is linked (`-rdc`); here, in a whole
+    // program of one translation unit, they have no definition.
+    for f in m.functions.iter().filter(|f| f.blocks.is_empty()) {
+        errs.push(err(
+            format!(
+                "device function '{}' is declared but not defined in this translation unit; define it here, or compile with -rdc=true (separable compilation) so that another translation unit can",
+                f.name
+            ),
+            f.loc,
+        ));
+    }
+    for g in m.globals.iter().filter(|g| g.external) {
+        errs.push(err(
+            format!(
+                "device variable '{}' is declared extern but not defined in this translation unit; define it here, or compile with -rdc=true (separable compilation) so that another translation unit can",
+                g.name
+            ),
+            g.loc,
+        ));
+    }
+    if !errs.is_empty() {
+        return errs;
+    }
     for f in &m.functions {
         check_function(m, f, &mut errs);
     }

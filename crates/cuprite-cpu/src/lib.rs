@@ -87,6 +87,11 @@ pub fn emit_c(module: &Module, opts: &EmitOptions) -> Result<String, Vec<Backend
 
 /// Generates the C file for a module, with the resources of each kernel.
 pub fn emit(module: &Module, opts: &EmitOptions) -> Result<Emitted, Vec<BackendError>> {
+    // The SIMT transformation keeps only locals live across cut points, and the passes
+    // below assume block-local values: values that cross blocks go through locals.
+    let mut block_local = module.clone();
+    let demoted = block_local.functions.iter_mut().fold(false, |any, f| cuprite_ir::block_local::demote_cross_block_values(f) | any);
+    let module = if demoted { &block_local } else { module };
     let errs = inline::check_module(module);
     if !errs.is_empty() {
         return Err(errs);

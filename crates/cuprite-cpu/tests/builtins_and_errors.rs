@@ -123,11 +123,15 @@ fn recursion_through_a_barrier_is_an_error() {
 
 #[test]
 fn malformed_ir_gives_errors_not_panics() {
-    // A value used in another block than its definition, a jump out of range, an
+    // A value used in a block its definition does not dominate, a jump out of range, an
     // unknown math builtin and a bad local.
     let mut m = Module::default();
     let mut k = FnBuilder::kernel("k", "k_stub");
+    let side = k.new_block();
     let other = k.new_block();
+    let c = k.inst(InstKind::Const(Const::Bool(true)), Some(Type::Bool));
+    k.branch(c, side, other);
+    k.switch_to(side);
     let v = k.i32(1);
     k.jump(other);
     k.switch_to(other);
@@ -149,6 +153,7 @@ fn malformed_ir_gives_errors_not_panics() {
     let mut m = Module::default();
     m.functions.push(Function {
         name: "empty".into(),
+        symbol: None,
         kind: FunctionKind::Device,
         inline: InlineHint::None,
         params: vec![LocalId(0)],

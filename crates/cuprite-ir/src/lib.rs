@@ -3,9 +3,11 @@
 //! Shape and invariants (every producer must keep them; `verify` checks them):
 //! - A function has *locals* (named, typed, mutable storage: parameters, variables,
 //!   temporaries that cross blocks) and *values* (SSA temporaries produced by
-//!   instructions). **A value is used only in the block that defines it**, after its
-//!   definition. Anything that flows between blocks goes through a local. This keeps the
-//!   SIMT transformation simple: only locals can be live across a barrier.
+//!   instructions). **A value is defined once and used where its definition dominates
+//!   the use**: later in its own block, or in any block its block dominates (`dom.rs`).
+//!   Locals remain for mutable variables and for what producers find simpler. Back-ends
+//!   that want block-local values (the CPU back-end, whose SIMT transformation keeps only
+//!   locals live across barriers) call `block_local::demote_cross_block_values` first.
 //! - Control flow is explicit: every block ends in one `Terminator`. `__syncthreads()` and
 //!   its variants are terminators (`Terminator::Barrier`), so cutting a kernel at its
 //!   barriers is cutting its CFG at those edges.
@@ -14,13 +16,17 @@
 //! - Nothing here assumes the CPU: CUDA operations (barriers, atomics, special registers,
 //!   printf, traps, math) are first-class instructions, for every back-end to implement.
 
+pub mod block_local;
+pub mod dom;
+pub mod link;
+pub mod print;
 pub mod verify;
 
 use std::fmt;
 
 macro_rules! id_type {
     ($name:ident) => {
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         pub struct $name(pub u32);
         impl $name {
             pub fn index(self) -> usize {
@@ -41,7 +47,7 @@ id_type!(FileId);
 // ---------------------------------------------------------------------------------------
 // Types
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Type {
     Void,
     Bool,
@@ -95,7 +101,7 @@ impl Type {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Signature {
     pub params: Vec<Type>,
     pub ret: Type,
@@ -104,7 +110,7 @@ pub struct Signature {
 
 /// A struct or union. Vector types (`float4`, `int2`, `dim3`, …) are structs too, with
 /// fields `x, y, z, w` and their CUDA alignment.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct StructDef {
     /// Source-level name for readability (`float4`, `Particle`); unique in the module.
     pub name: String,
@@ -115,7 +121,7 @@ pub struct StructDef {
     pub align: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Field {
     pub name: String,
     pub ty: Type,
@@ -125,7 +131,7 @@ pub struct Field {
 // ---------------------------------------------------------------------------------------
 // Module
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Module {
     /// Source files named by `SrcLoc`s (the user's paths, for `#line` and messages).
     pub files: Vec<String>,
@@ -143,6 +149,10 @@ impl Module {
     }
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.index()]
+    }
+    /// Whether a function is only declared here (see `Function::blocks`).
+    pub fn is_declaration(&self, id: FuncId) -> bool {
+        self.function(id).blocks.is_empty()
     }
     pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
         self.functions
@@ -171,7 +181,7 @@ impl Module {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum AddressSpace {
     /// `__device__` variables.
     Global,
@@ -181,7 +191,7 @@ pub enum AddressSpace {
     Shared,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Global {
     /// Source-level name (qualified for readability: `ns::x`).
     pub name: String,
@@ -198,11 +208,14 @@ pub struct Global {
     pub host_symbol: Option<String>,
     /// `extern __shared__ T a[];`: the start of the launch's dynamic shared memory.
     pub dynamic_shared: bool,
+    /// `extern __device__ T x;` (or `__constant__`): defined in another translation unit
+    /// and resolved by `host_symbol` when device code is linked (`-rdc`).
+    pub external: bool,
     pub loc: Option<SrcLoc>,
 }
 
 /// A constant initializer, already evaluated by the front-end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Init {
     Zero,
     Scalar(Const),
@@ -215,7 +228,7 @@ pub enum Init {
     FuncAddr(FuncId),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Const {
     Bool(bool),
     /// Integer of the given integer type; the value is the two's complement bits,
@@ -230,7 +243,7 @@ pub enum Const {
 }
 
 /// A position in the user's source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SrcLoc {
     pub file: FileId,
     pub line: u32,
@@ -240,7 +253,7 @@ pub struct SrcLoc {
 // ---------------------------------------------------------------------------------------
 // Functions
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FunctionKind {
     /// `__global__`: launched from the host through its stub.
     Kernel {
@@ -255,14 +268,14 @@ pub enum FunctionKind {
     Device,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum InlineHint {
     None,
     Always,
     Never,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Local {
     /// Source name (or a generated one like `tmp.3`) for readability.
     pub name: String,
@@ -270,10 +283,14 @@ pub struct Local {
     pub align: Option<u64>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Function {
     /// Source-level name (`vecAdd`, `ns::helper`).
     pub name: String,
+    /// The Itanium-mangled name of a function with external linkage, by which separately
+    /// compiled translation units refer to each other's functions (`-rdc`); `None` for
+    /// internal linkage (`static`, anonymous namespace) and generated functions.
+    pub symbol: Option<String>,
     pub kind: FunctionKind,
     pub inline: InlineHint,
     /// The first `params.len()` locals are the parameters, in order.
@@ -282,7 +299,9 @@ pub struct Function {
     pub locals: Vec<Local>,
     /// Types of SSA values, indexed by `ValueId`.
     pub values: Vec<Type>,
-    /// `blocks[0]` is the entry block.
+    /// `blocks[0]` is the entry block. A function without blocks is a declaration: an
+    /// `extern __device__` function defined in another translation unit, resolved by
+    /// `symbol` when device code is linked (`-rdc`).
     pub blocks: Vec<Block>,
     pub loc: Option<SrcLoc>,
 }
@@ -306,14 +325,14 @@ impl Function {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Block {
     pub insts: Vec<Inst>,
     pub term: Terminator,
     pub term_loc: Option<SrcLoc>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Inst {
     /// The value this instruction defines (its type is in `Function::values`).
     pub result: Option<ValueId>,
@@ -321,7 +340,7 @@ pub struct Inst {
     pub loc: Option<SrcLoc>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BinaryOp {
     Add,
     Sub,
@@ -352,7 +371,7 @@ impl BinaryOp {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum UnaryOp {
     Neg,
     /// Bitwise not.
@@ -362,7 +381,7 @@ pub enum UnaryOp {
 }
 
 /// The built-in variables of device code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SpecialReg {
     ThreadIdx(Dim),
     BlockIdx(Dim),
@@ -373,14 +392,14 @@ pub enum SpecialReg {
     WarpSize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Dim {
     X,
     Y,
     Z,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum AtomicOp {
     Add,
     Sub,
@@ -398,7 +417,7 @@ pub enum AtomicOp {
     Xor,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Scope {
     Block,
     Device,
@@ -406,7 +425,7 @@ pub enum Scope {
 }
 
 /// Calls the back-end implements itself (math library, intrinsics, runtime services).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Builtin {
     /// A math-library function or intrinsic by its CUDA name with the precision implied
     /// by the name (`sqrtf`, `sqrt`, `__expf`, `rsqrtf`, `sincosf`, `__fdividef`,
@@ -436,7 +455,7 @@ pub enum Builtin {
     Memset,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum InstKind {
     Const(Const),
     Unary(UnaryOp, ValueId),
@@ -479,7 +498,7 @@ pub enum InstKind {
     CallBuiltin { builtin: Builtin, args: Vec<ValueId> },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BarrierKind {
     /// `__syncthreads()`.
     Sync,
@@ -489,7 +508,7 @@ pub enum BarrierKind {
     Or,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Terminator {
     Jump(BlockId),
     Branch { cond: ValueId, then: BlockId, else_: BlockId },
@@ -512,7 +531,7 @@ pub enum Terminator {
 }
 
 /// Which shuffle (`__shfl*_sync`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ShflKind {
     /// Source lane: `srcLane` mod `width` within the caller's segment of `width` lanes.
     Idx,
@@ -525,7 +544,7 @@ pub enum ShflKind {
     Xor,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum VoteKind {
     All,
     Any,
@@ -534,7 +553,7 @@ pub enum VoteKind {
     Ballot,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ReduceKind {
     Add,
     /// Signed or unsigned comparison according to the operand's type.
@@ -561,7 +580,7 @@ pub enum ReduceKind {
 ///   memory accesses through which lanes of a warp communicate without a barrier (see
 ///   `cuprite-cpu`'s `lockstep` pass), so that each such access is done by all those
 ///   lanes before any of them goes on, as on the GPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum WarpOp {
     Shfl(ShflKind),
     Vote(VoteKind),
@@ -585,29 +604,6 @@ impl Terminator {
             }
             Terminator::Barrier { next, .. } | Terminator::Warp { next, .. } => vec![*next],
             Terminator::Return(_) | Terminator::Unreachable => vec![],
-        }
-    }
-}
-
-impl fmt::Display for Type {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Type::Void => write!(f, "void"),
-            Type::Bool => write!(f, "bool"),
-            Type::I8 => write!(f, "i8"),
-            Type::U8 => write!(f, "u8"),
-            Type::I16 => write!(f, "i16"),
-            Type::U16 => write!(f, "u16"),
-            Type::I32 => write!(f, "i32"),
-            Type::U32 => write!(f, "u32"),
-            Type::I64 => write!(f, "i64"),
-            Type::U64 => write!(f, "u64"),
-            Type::F32 => write!(f, "f32"),
-            Type::F64 => write!(f, "f64"),
-            Type::Ptr(t) => write!(f, "ptr<{t}>"),
-            Type::Array(t, n) => write!(f, "[{t}; {n}]"),
-            Type::Struct(s) => write!(f, "struct#{}", s.0),
-            Type::FnPtr(sig) => write!(f, "fnptr({:?}) -> {}", sig.params, sig.ret),
         }
     }
 }

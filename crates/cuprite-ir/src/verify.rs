@@ -1,8 +1,8 @@
 //! Checks the IR invariants documented in the crate root.
 //!
 //! `verify(&module)` returns every violation found, each a sentence naming the function,
-//! block and instruction: ids in range, every value defined once and used only later in
-//! the same block, operand and result types consistent, parameters first among locals,
+//! block and instruction: ids in range, every value defined once and used only where its
+//! definition dominates the use, operand and result types consistent, parameters first among locals,
 //! terminators well-formed.
 
 use crate::*;
@@ -62,10 +62,12 @@ struct Cx<'a> {
     m: &'a Module,
     f: &'a Function,
     errs: &'a mut Vec<String>,
-    /// Block where each value is defined (None: not yet seen).
-    def_block: Vec<Option<usize>>,
-    /// Values defined so far in the current block.
-    live: Vec<bool>,
+    /// Where each value is defined: (block, instruction index); None if nowhere.
+    def_at: Vec<Option<(usize, usize)>>,
+    dom: crate::dom::Dominators,
+    /// The position being checked: (block, instruction index; the terminator is at
+    /// `insts.len()`).
+    at: (usize, usize),
     where_: String,
 }
 
@@ -79,10 +81,23 @@ impl<'a> Cx<'a> {
             self.err(format!("value %{} out of range", v.0));
             return None;
         }
-        if !self.live[v.index()] {
-            match self.def_block[v.index()] {
-                Some(b) => self.err(format!("value %{} is defined in block {b} and used in another block", v.0)),
-                None => self.err(format!("value %{} is used before its definition", v.0)),
+        // A value is available after its definition in its own block, and in every block
+        // its block dominates. (Uses in unreachable blocks are not checked: they never run.)
+        let (ub, ui) = self.at;
+        let ok = match self.def_at[v.index()] {
+            None => {
+                self.err(format!("value %{} is used but never defined", v.0));
+                return None;
+            }
+            Some((db, di)) if db == ub => di < ui,
+            Some((db, _)) => self.dom.dominates(BlockId(db as u32), BlockId(ub as u32)) || !self.dom.reachable(BlockId(ub as u32)),
+        };
+        if !ok {
+            let (db, _) = self.def_at[v.index()].unwrap();
+            if db == ub {
+                self.err(format!("value %{} is used before its definition", v.0));
+            } else {
+                self.err(format!("value %{} is defined in block {db}, which does not dominate block {ub} where it is used", v.0));
             }
             return None;
         }
@@ -132,38 +147,36 @@ fn verify_function(m: &Module, id: FuncId, f: &Function, errs: &mut Vec<String>)
         errs.push(format!("{name}: more parameters than locals"));
     }
     if f.blocks.is_empty() {
-        errs.push(format!("{name}: no blocks"));
+        // A declaration (defined in another translation unit) needs a symbol to be found by.
+        if f.symbol.is_none() {
+            errs.push(format!("{name}: no blocks, and no symbol for a declaration"));
+        }
         return;
     }
     for l in &f.locals {
         check_type(m, &l.ty, errs, &format!("{name} local {}", l.name));
     }
-    let mut cx = Cx {
-        m,
-        f,
-        errs,
-        def_block: vec![None; f.values.len()],
-        live: vec![false; f.values.len()],
-        where_: name.clone(),
-    };
+    let mut def_at: Vec<Option<(usize, usize)>> = vec![None; f.values.len()];
     for (bi, b) in f.blocks.iter().enumerate() {
-        cx.live.iter_mut().for_each(|x| *x = false);
         for (ii, inst) in b.insts.iter().enumerate() {
-            cx.where_ = format!("{name} block {bi} inst {ii}");
-            let rt = inst.result.and_then(|r| f.values.get(r.index()).cloned());
-            verify_inst(&mut cx, inst, rt.as_ref());
-            if let Some(r) = inst.result {
-                if r.index() >= f.values.len() {
-                    cx.err(format!("result %{} out of range", r.0));
-                } else if cx.def_block[r.index()].is_some() {
-                    cx.err(format!("value %{} is defined twice", r.0));
-                } else {
-                    cx.def_block[r.index()] = Some(bi);
-                    cx.live[r.index()] = true;
-                }
+            let Some(r) = inst.result else { continue };
+            match def_at.get_mut(r.index()) {
+                None => errs.push(format!("{name} block {bi} inst {ii}: result %{} out of range", r.0)),
+                Some(Some(_)) => errs.push(format!("{name} block {bi} inst {ii}: value %{} is defined twice", r.0)),
+                Some(slot) => *slot = Some((bi, ii)),
             }
         }
+    }
+    let mut cx = Cx { m, f, errs, def_at, dom: crate::dom::Dominators::new(f), at: (0, 0), where_: name.clone() };
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, inst) in b.insts.iter().enumerate() {
+            cx.where_ = format!("{name} block {bi} inst {ii}");
+            cx.at = (bi, ii);
+            let rt = inst.result.and_then(|r| f.values.get(r.index()).cloned());
+            verify_inst(&mut cx, inst, rt.as_ref());
+        }
         cx.where_ = format!("{name} block {bi} terminator");
+        cx.at = (bi, b.insts.len());
         match &b.term {
             Terminator::Jump(t) => cx.block(*t),
             Terminator::Branch { cond, then, else_ } => {
@@ -505,6 +518,7 @@ mod tests {
         Module {
             functions: vec![Function {
                 name: "f".into(),
+                symbol: None,
                 kind: FunctionKind::Device,
                 inline: InlineHint::None,
                 params: vec![],
@@ -539,12 +553,18 @@ mod tests {
     }
 
     #[test]
-    fn rejects_cross_block_values_and_bad_types() {
+    fn rejects_undominated_uses_and_bad_types() {
+        // bb0 branches to bb1 (which defines %0) or straight to bb2, which uses %0.
         let m = func(
             vec![
                 Block {
+                    insts: vec![inst(Some(2), InstKind::Const(Const::Bool(true)))],
+                    term: Terminator::Branch { cond: ValueId(2), then: BlockId(1), else_: BlockId(2) },
+                    term_loc: None,
+                },
+                Block {
                     insts: vec![inst(Some(0), InstKind::Const(Const::Int(1, Type::I32)))],
-                    term: Terminator::Jump(BlockId(1)),
+                    term: Terminator::Jump(BlockId(2)),
                     term_loc: None,
                 },
                 Block {
@@ -557,11 +577,12 @@ mod tests {
                     term_loc: None,
                 },
             ],
-            vec![Type::I32, Type::F32],
+            vec![Type::I32, Type::F32, Type::Bool],
         );
         let e = verify(&m).unwrap_err();
-        assert!(e.iter().any(|m| m.contains("used in another block")), "{e:?}");
+        assert!(e.iter().any(|m| m.contains("value %0 is defined in block 1, which does not dominate block 2")), "{e:?}");
         assert!(e.iter().any(|m| m.contains("value stored to local")), "{e:?}");
         assert!(e.iter().any(|m| m.contains("block 7 out of range")), "{e:?}");
     }
+
 }

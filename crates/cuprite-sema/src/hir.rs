@@ -469,4 +469,7 @@ pub struct Program {
     /// Kernels made from kernel templates on the host object's request: the symbol of
     /// the stub the host compiler defined for each (instead of a mangled name).
     pub stub_symbols: std::collections::HashMap<FnId, String>,
+    /// Functions declared `static`: internal linkage, so other translation units cannot
+    /// name them (separable compilation links by symbol).
+    pub static_functions: std::collections::HashSet<FnId>,
 }

@@ -32,6 +32,9 @@ pub struct SemaOptions {
     pub fast_math: bool,
     /// The maximum depth of template instantiation (g++'s default 900).
     pub template_depth: u32,
+    /// `-rdc=true`: other translation units may call this one's `__device__` functions,
+    /// so all of them are lowered, not only those its kernels reach.
+    pub relocatable: bool,
 }
 
 /// Recursion in the checker and lowering never depends on the thread's stack: deep
@@ -42,7 +45,7 @@ pub(crate) fn deep<T>(f: impl FnOnce() -> T) -> T {
 
 impl Default for SemaOptions {
     fn default() -> Self {
-        SemaOptions { arch: 90, fmad: true, fast_math: false, template_depth: 900 }
+        SemaOptions { arch: 90, fmad: true, fast_math: false, template_depth: 900, relocatable: false }
     }
 }
 

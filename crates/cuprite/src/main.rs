@@ -1,17 +1,23 @@
 //! `cuprite`: compiles CUDA programs to run on the CPU, with nvcc's command line.
 //!
 //! `cuprite [nvcc flags] inputs…` builds like nvcc; `cuprite run [flags] file.cu [-- args]`
-//! builds a temporary executable, runs it and passes its output and exit code through.
+//! builds a temporary executable, runs it and passes its output and exit code through;
+//! `cuprite install --prefix DIR` writes a CUDA-toolkit-shaped directory whose `bin/nvcc`
+//! is this binary (under that name it is nvcc only: no subcommands).
 
 mod cli;
 mod device_pass;
 mod host_rewrite;
 mod ice;
+mod install;
 mod pipeline;
+mod rdc;
 mod resources;
 mod support_files;
 mod toolchain;
+mod toolkit;
 
+use clap::Parser;
 use cli::Options;
 use pipeline::{Build, InputKind};
 use std::path::{Path, PathBuf};
@@ -21,23 +27,45 @@ use std::process::ExitCode;
 pub const DEFAULT_ARCH: u32 = 75;
 
 fn main() -> ExitCode {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let run_mode = args.first().map(String::as_str) == Some("run");
+    let mut args: Vec<String> = std::env::args().collect();
+    let as_nvcc = toolkit::invoked_as_nvcc(args.first().map(String::as_str).unwrap_or(""));
+    let tool = if as_nvcc { "nvcc" } else { "cuprite" };
+    if !args.is_empty() {
+        args.remove(0);
+    }
+    if !as_nvcc && args.first().map(String::as_str) == Some("install") {
+        return match install::InstallArgs::try_parse_from(&args) {
+            Ok(a) => match install::install(&a) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(msg) => fail(tool, &msg),
+            },
+            Err(e) => {
+                let _ = e.print();
+                ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+            }
+        };
+    }
+    let run_mode = !as_nvcc && args.first().map(String::as_str) == Some("run");
     if run_mode {
         args.remove(0);
     }
     // Deep programs (long expressions, deep template recursion) must not depend on the
     // main thread's stack; a panic becomes an internal compiler error, not a backtrace.
-    ice::run_guarded(move || cli_main(&args, run_mode))
+    ice::run_guarded(move || cli_main(&args, run_mode, tool))
 }
 
-fn cli_main(args: &[String], run_mode: bool) -> ExitCode {
+/// Prints `TOOL fatal   : msg` (nvcc's form; TOOL is `nvcc` under that name) and fails.
+fn fail(tool: &str, msg: &str) -> ExitCode {
+    if !msg.is_empty() {
+        eprintln!("{tool} fatal   : {msg}");
+    }
+    ExitCode::from(1)
+}
+
+fn cli_main(args: &[String], run_mode: bool, tool: &str) -> ExitCode {
     let opts = match Options::parse(args) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("cuprite fatal   : {e}");
-            return ExitCode::from(1);
-        }
+        Err(e) => return fail(tool, &e),
     };
     if opts.help {
         cli::print_help();
@@ -58,23 +86,20 @@ fn cli_main(args: &[String], run_mode: bool) -> ExitCode {
     }
     if !opts.no_warnings {
         for n in &opts.notes {
-            eprintln!("cuprite warning : {n}");
+            eprintln!("{tool} warning : {n}");
         }
     }
     match drive(&opts, run_mode) {
         Ok(code) => code,
-        Err(msg) => {
-            if !msg.is_empty() {
-                eprintln!("cuprite fatal   : {msg}");
-            }
-            ExitCode::from(1)
-        }
+        Err(msg) => fail(tool, &msg),
     }
 }
 
+/// The banner: its first line and the `V<major>.<minor>.<patch>` are what build systems
+/// (CMake) read to recognise nvcc and its version.
 fn print_version() {
-    println!("cuprite: Cuprite CUDA compiler driver (CUDA on the CPU)");
-    println!("Cuprite version {}, compatible with CUDA 13.0 (nvcc command line)", env!("CARGO_PKG_VERSION"));
+    println!("nvcc: Cuprite, an nvcc-compatible Cuda compiler driver that runs CUDA on the CPU");
+    println!("Cuprite version {}, implementing CUDA {}.{} (V{})", env!("CARGO_PKG_VERSION"), toolkit::CUDA_MAJOR, toolkit::CUDA_MINOR, toolkit::cuda_version());
 }
 
 /// Where `-c` (or `-M`'s target) puts the object of `input`: `-o`, else its stem with
@@ -91,15 +116,30 @@ fn object_name(opts: &Options, input: &Path) -> PathBuf {
 }
 
 fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
+    let prefix = toolkit::Prefix::of_running_binary();
+    if opts.verbose || opts.dryrun {
+        // Printed before anything can fail: CMake runs `nvcc -v <not a file>` to read them.
+        let (top, include, libraries) = match &prefix {
+            Some(p) => (p.root.clone(), p.include(), format!("-L{}", p.lib64().display())),
+            None => {
+                let exe = std::env::current_exe().map_err(|e| format!("cannot locate the cuprite binary: {e}"))?;
+                let dir = exe.parent().unwrap_or(Path::new(".")).to_path_buf();
+                (dir.parent().unwrap_or(&dir).to_path_buf(), support_files::include_dir()?, String::new())
+            }
+        };
+        let libraries = if libraries.is_empty() { libraries } else { toolkit::quote(&libraries) };
+        eprint!("{}", toolkit::verbose_variables(&top, &include, &libraries));
+    }
     opts.validate()?;
     if opts.inputs.is_empty() {
         return Err("No input files specified; use option --help for more information".into());
     }
-    if Options::bool_flag(&opts.rdc, false)? {
-        return Err("relocatable device code (-rdc=true, -dc, -dlink) is not supported yet".into());
-    }
+    // `-dc` is `-c -rdc=true`.
+    let rdc = opts.relocatable()?;
+    let compile_only = opts.compile_only || opts.dc;
     let arch = opts.compute_capability()?;
     let opt_level = opts.opt_level()?;
+    let cudart = opts.cudart()?;
     let work_dir = tempfile::Builder::new().prefix("cuprite-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let work = match (&opts.keep_dir, opts.keep) {
         (Some(d), _) => {
@@ -112,7 +152,12 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     let build = Build {
         opts,
         tools: toolchain::Toolchain::new(opts.ccbin.as_deref(), opts.verbose, opts.dryrun),
-        include_dir: support_files::include_dir()?,
+        include_dir: match &prefix {
+            Some(p) => p.include(),
+            None => support_files::include_dir()?,
+        },
+        prefix,
+        cudart,
         work,
         arch,
         opt_level,
@@ -138,7 +183,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
             }
             continue;
         }
-        let object = if opts.compile_only {
+        let object = if compile_only {
             object_name(opts, input)
         } else {
             build.work.join(format!("{i}-{}.o", input.file_stem().and_then(|s| s.to_str()).unwrap_or("input")))
@@ -148,15 +193,28 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
                 objects.push(input.clone());
                 continue;
             }
-            InputKind::Cuda => build.compile_cuda(input, &object)?,
+            InputKind::Cuda => build.compile_cuda(input, &object, rdc)?,
             InputKind::Cxx | InputKind::C => build.compile_host_source(input, kind, &object)?,
         }
         objects.push(object);
     }
-    if opts.compile_only || opts.preprocess_only || opts.deps_only || opts.syntax_only {
+    if compile_only || opts.preprocess_only || opts.deps_only || opts.syntax_only {
         return Ok(ExitCode::SUCCESS);
     }
     ice::set_context(Path::new(""), "linking");
+    if opts.dlink {
+        // `-dlink`: only the device object, for another linker (nvcc names it a_dlink.o).
+        let output = opts.output.clone().unwrap_or_else(|| PathBuf::from("a_dlink.o"));
+        if !build.device_link(&objects, &output)? {
+            build.empty_object(&output)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Linking objects with relocatable device code links their device code first.
+    let device_o = build.work.join("device-link.o");
+    if build.device_link(&objects, &device_o)? {
+        objects.push(device_o);
+    }
     let output = match (&opts.output, run_mode) {
         (Some(o), _) => o.clone(),
         (None, true) => work_dir.path().join("a.out"),

@@ -12,17 +12,22 @@
 //! 5. IR → CPU back-end → C → C compiler → device object;
 //! 6. link host objects, device objects and the runtime library.
 
-use crate::cli::Options;
+use crate::cli::{Cudart, Options};
 use crate::device_pass;
 use crate::host_rewrite;
 use crate::support_files;
 use crate::toolchain::Toolchain;
+use crate::toolkit::{quote, Prefix};
 use std::path::{Path, PathBuf};
 
 pub struct Build<'a> {
     pub opts: &'a Options,
     pub tools: Toolchain,
     pub include_dir: PathBuf,
+    /// The toolkit prefix this binary runs from (`DIR/bin/nvcc`), if any: its `lib64`
+    /// holds the runtime libraries.
+    pub prefix: Option<Prefix>,
+    pub cudart: Cudart,
     pub work: PathBuf,
     pub arch: u32,
     pub opt_level: u8,
@@ -68,7 +73,7 @@ impl<'a> Build<'a> {
             f.push(format!("-I{d}"));
         }
         for d in &o.system_include_dirs {
-            f.extend(["-isystem".into(), d.clone()]);
+            f.extend(["-isystem".to_string(), d.clone()]);
         }
         for d in &o.defines {
             f.push(format!("-D{d}"));
@@ -147,14 +152,17 @@ impl<'a> Build<'a> {
         std::io::stdout().write_all(&text).map_err(|e| format!("cannot write the output: {e}"))
     }
 
-    /// `-M`: make dependencies of a `.cu`/`.cpp` file on stdout (or into `-MF`).
+    /// `-M`/`-MM`: make dependencies of a `.cu`/`.cpp` file on stdout (or into `-MF`, or
+    /// `-o`, as older CMake asks).
     pub fn dependencies(&self, input: &Path, target: &str) -> Result<(), String> {
-        let mut flags = vec![if self.opts.deps_nonsystem { "-MM" } else { "-M" }.to_string(), "-MT".into(), self.opts.deps_target.clone().unwrap_or_else(|| target.to_string())];
+        let o = self.opts;
+        let kind = if o.deps_nonsystem { "-MM" } else { "-M" };
+        let mut flags = vec![kind.to_string(), "-MT".into(), o.deps_target.clone().unwrap_or_else(|| target.to_string())];
         // `-M -o f` writes the rule into f, as `-MF f` does.
-        if let Some(f) = self.opts.deps_file.as_ref().or(self.opts.output.as_ref()) {
+        if let Some(f) = o.deps_file.as_ref().or(o.output.as_ref()) {
             flags.extend(["-MF".into(), f.display().to_string()]);
         }
-        if self.opts.deps_phony {
+        if o.deps_phony {
             flags.push("-MP".into());
         }
         flags.extend(self.host_view_flags(input));
@@ -163,8 +171,10 @@ impl<'a> Build<'a> {
         std::io::stdout().write_all(&text).map_err(|e| format!("cannot write the output: {e}"))
     }
 
-    /// Compiles one `.cu` file into a single object (host and device parts merged).
-    pub fn compile_cuda(&self, input: &Path, object: &Path) -> Result<(), String> {
+    /// Compiles one `.cu` file into a single object (host and device parts merged). With
+    /// `rdc` (relocatable device code), the device part is kept as IR in the object, to be
+    /// generated at device link (`rdc.rs`).
+    pub fn compile_cuda(&self, input: &Path, object: &Path, rdc: bool) -> Result<(), String> {
         let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
         let work = |ext: &str| self.work.join(format!("{stem}.{ext}"));
 
@@ -182,17 +192,15 @@ impl<'a> Build<'a> {
 
         // Host view (which also writes make dependencies for -MD).
         let mut hflags = vec!["-E".to_string()];
-        if self.opts.deps_md || self.opts.deps_mmd {
-            let dep_file = self.opts.deps_file.clone().unwrap_or_else(|| object.with_extension("d"));
-            hflags.extend([if self.opts.deps_mmd { "-MMD" } else { "-MD" }.to_string(), "-MF".into(), dep_file.display().to_string()]);
-            hflags.extend(["-MT".into(), self.opts.deps_target.clone().unwrap_or_else(|| object.display().to_string())]);
-            if self.opts.deps_phony {
-                hflags.push("-MP".into());
-            }
-        }
+        hflags.extend(self.dependency_flags(object));
         hflags.extend(self.host_view_flags(input));
         let host_ii = work("cudafe.host.ii");
         self.tools.run_to_file(&self.tools.cxx, &hflags, &host_ii)?;
+        if self.tools.verbose || self.tools.dryrun {
+            // The device pass runs inside this process; this line names its target in
+            // the form build systems read the default architecture from.
+            eprintln!("#$ # in process: device code of {} for -arch compute_{} -> {}", quote(&input.display().to_string()), self.arch, quote(&work("cudafe.device.c").display().to_string()));
+        }
         if self.tools.dryrun {
             return Ok(());
         }
@@ -235,18 +243,22 @@ impl<'a> Build<'a> {
             args.push(host_o.display().to_string());
             self.tools.run(&self.tools.objcopy, &args)?;
         }
-        let device_c = work("cudafe.device.c");
-        let c_text = device_pass::emit(&module, input, self.arch, self.opts)?;
-        std::fs::write(&device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
-        let device_o = work("device.o");
-        let mut dcflags = vec!["-c".to_string()];
-        // nvcc optimises device code unless -G asks for debuggable device code.
-        dcflags.extend(cuprite_cpu::c_compiler_flags(if self.opts.device_debug { 0 } else { self.opt_level.max(2) }));
-        if self.opts.device_debug || self.opts.debug {
-            dcflags.push("-g".into());
+        self.keep_ir(&module, &work("cuprite.ir"))?;
+        if rdc {
+            // The symbols stay global (under their TU-unique names): the device object
+            // that will name them is made at device link.
+            let blob = work("device.ir");
+            std::fs::write(&blob, crate::rdc::encode(&input.display().to_string(), &module)?)
+                .map_err(|e| format!("cannot write {}: {e}", blob.display()))?;
+            let args = vec![
+                format!("--add-section={}={}", crate::rdc::SECTION, blob.display()),
+                host_o.display().to_string(),
+                object.display().to_string(),
+            ];
+            return self.tools.run(&self.tools.objcopy, &args).map(drop);
         }
-        dcflags.extend([device_c.display().to_string(), "-o".into(), device_o.display().to_string()]);
-        self.tools.run(&self.tools.cc, &dcflags)?;
+        let device_o = work("device.o");
+        self.compile_device_code(&module, input, &work("cudafe.device.c"), &device_o)?;
 
         // One relocatable object per translation unit, as nvcc -c gives.
         let ld_args = vec!["-r".to_string(), "-nostdlib".into(), host_o.display().to_string(), device_o.display().to_string(), "-o".into(), object.display().to_string()];
@@ -257,6 +269,71 @@ impl<'a> Build<'a> {
             self.tools.run(&self.tools.objcopy, &args)?;
         }
         Ok(())
+    }
+
+    /// Generates C for a module's device code and compiles it into `device_o`. `source`
+    /// names the translation unit (or the device link) in messages and `#line`s.
+    pub fn compile_device_code(&self, module: &cuprite_ir::Module, source: &Path, device_c: &Path, device_o: &Path) -> Result<(), String> {
+        let c_text = device_pass::emit(module, source, self.arch, self.opts)?;
+        std::fs::write(device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
+        let mut dcflags = vec!["-c".to_string()];
+        // nvcc optimises device code unless -G asks for debuggable device code.
+        dcflags.extend(cuprite_cpu::c_compiler_flags(if self.opts.device_debug { 0 } else { self.opt_level.max(2) }));
+        if self.opts.device_debug || self.opts.debug {
+            dcflags.push("-g".into());
+        }
+        dcflags.extend([device_c.display().to_string(), "-o".into(), device_o.display().to_string()]);
+        self.tools.run(&self.tools.cc, &dcflags).map(drop)
+    }
+
+    /// Under `-keep`/`--keep-dir`, the printed IR (`cuprite_ir::print`) joins the kept
+    /// files: the device code as the back-end receives it, for debugging the compiler.
+    fn keep_ir(&self, module: &cuprite_ir::Module, path: &Path) -> Result<(), String> {
+        if !self.opts.keep && self.opts.keep_dir.is_none() {
+            return Ok(());
+        }
+        std::fs::write(path, module.to_string()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Device link: generates the device code of every relocatable-device-code unit in
+    /// `inputs` (objects and static libraries, `-l` libraries included) into
+    /// `device_o`. Returns whether there was any.
+    pub fn device_link(&self, inputs: &[PathBuf], device_o: &Path) -> Result<bool, String> {
+        let mut files = inputs.to_vec();
+        files.extend(crate::rdc::static_libraries(&self.opts.lib_dirs, &self.opts.libs));
+        match crate::rdc::link_inputs(&files)? {
+            Some(module) => {
+                self.keep_ir(&module, &self.work.join("device-link.cuprite.ir"))?;
+                let device_c = self.work.join("device-link.cudafe.device.c");
+                self.compile_device_code(&module, Path::new("<device link>"), &device_c, device_o)?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// An object file with nothing in it (`-dlink` of objects without device code).
+    pub fn empty_object(&self, output: &Path) -> Result<(), String> {
+        let src = self.work.join("empty.c");
+        std::fs::write(&src, "/* no relocatable device code among the inputs */\n").map_err(|e| format!("cannot write {}: {e}", src.display()))?;
+        let args = vec!["-c".to_string(), "-fPIC".into(), src.display().to_string(), "-o".into(), output.display().to_string()];
+        self.tools.run(&self.tools.cc, &args).map(drop)
+    }
+
+    /// `-MD`/`-MMD` (with `-MF`, `-MT`, `-MP`): the host compiler writes the object's
+    /// make dependencies while it preprocesses.
+    fn dependency_flags(&self, object: &Path) -> Vec<String> {
+        let o = self.opts;
+        if !(o.deps_md || o.deps_mmd) {
+            return Vec::new();
+        }
+        let dep_file = o.deps_file.clone().unwrap_or_else(|| object.with_extension("d"));
+        let mut f = vec![if o.deps_mmd { "-MMD" } else { "-MD" }.to_string(), "-MF".into(), dep_file.display().to_string()];
+        f.extend(["-MT".into(), o.deps_target.clone().unwrap_or_else(|| object.display().to_string())]);
+        if o.deps_phony {
+            f.push("-MP".into());
+        }
+        f
     }
 
     /// Compiles a `.cpp` or `.c` input with the host compiler, Cuprite's headers available.
@@ -277,6 +354,7 @@ impl<'a> Build<'a> {
                 flags.push(format!("-D{d}"));
             }
         }
+        flags.extend(self.dependency_flags(object));
         flags.extend(self.host_compile_flags());
         // The language is Cuprite's decision (suffix or `-x`), not the host compiler's.
         let lang = if kind == InputKind::C { "c" } else { "c++" };
@@ -286,14 +364,22 @@ impl<'a> Build<'a> {
 
     /// Links objects, the runtime library and the user's libraries into an executable.
     pub fn link(&self, objects: &[PathBuf], output: &Path) -> Result<(), String> {
-        let runtime = support_files::runtime_lib()?;
         let mut flags: Vec<String> = vec!["-o".into(), output.display().to_string()];
         flags.extend(objects.iter().map(|o| o.display().to_string()));
         for d in &self.opts.lib_dirs {
             flags.push(format!("-L{d}"));
         }
+        // The toolkit's library directory, spelled as `-v` printed it in LIBRARIES=.
+        if let Some(p) = &self.prefix {
+            flags.push(format!("-L{}", p.lib64().display()));
+        }
         for l in &self.opts.libs {
             flags.push(format!("-l{l}"));
+        }
+        // A prefix's lib64 has the runtime under CUDA's names; elsewhere `-lcudart` and
+        // its kind name Cuprite's runtime, linked below.
+        if self.prefix.is_some() {
+            flags.extend(self.opts.runtime_libs.iter().map(|l| format!("-l{l}")));
         }
         for x in &self.opts.xlinker {
             flags.push(format!("-Wl,{x}"));
@@ -305,9 +391,32 @@ impl<'a> Build<'a> {
             flags.push("-pg".into());
         }
         flags.extend(self.opts.xcompiler.iter().filter(|f| f.starts_with("-f") || f.starts_with("-L") || f.starts_with("-l") || f.starts_with("-pthread") || f.starts_with("-Wl,") || *f == "-shared" || *f == "-static").cloned());
-        flags.push(runtime.display().to_string());
-        flags.extend(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil"].iter().map(|s| s.to_string()));
+        flags.extend(self.runtime_link_flags()?);
         self.tools.run(&self.tools.cxx, &flags).map(drop)
+    }
+
+    /// The runtime, as `-cudart` asks: static by default (the program depends on nothing
+    /// but the C libraries), shared (`libcudart.so.13`, found through an rpath to the
+    /// prefix's `lib64`), or none.
+    fn runtime_link_flags(&self) -> Result<Vec<String>, String> {
+        let system = ["-lrt", "-lpthread", "-ldl", "-lm"].iter().map(|s| s.to_string());
+        Ok(match (self.cudart, &self.prefix) {
+            // `-cudart none -lcudart` outside a prefix: the named runtime is Cuprite's.
+            (Cudart::None, None) if self.opts.runtime_libs.iter().any(|l| l != "cudadevrt") => {
+                let runtime = support_files::runtime_lib()?;
+                std::iter::once(runtime.display().to_string()).chain(system).chain(std::iter::once("-lutil".to_string())).collect()
+            }
+            (Cudart::None, _) => Vec::new(),
+            (Cudart::Static, Some(_)) => ["-lcudadevrt", "-lcudart_static"].iter().map(|s| s.to_string()).chain(system).collect(),
+            (Cudart::Shared, Some(p)) => ["-lcudadevrt".to_string(), "-lcudart".into(), format!("-Wl,-rpath,{}", p.lib64().display())].into_iter().chain(system).collect(),
+            (Cudart::Static, None) => {
+                let runtime = support_files::runtime_lib()?;
+                std::iter::once(runtime.display().to_string()).chain(system).chain(std::iter::once("-lutil".to_string())).collect()
+            }
+            (Cudart::Shared, None) => {
+                return Err("-cudart shared needs a toolkit prefix: run `cuprite install --prefix DIR` and build with DIR/bin/nvcc".into())
+            }
+        })
     }
 }
 

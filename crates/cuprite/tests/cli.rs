@@ -80,7 +80,7 @@ fn refused_outputs_say_why_and_fail() {
         fails_with(cuprite().current_dir(dir.path()).args([flag, "a.cu"]), &[flag, "Cuprite generates CPU code"]);
     }
     fails_with(cuprite().current_dir(dir.path()).args(["-lib", "a.cu", "-o", "liba.a"]), &["-lib", "not supported yet"]);
-    fails_with(cuprite().current_dir(dir.path()).args(["-dc", "a.cu"]), &["not supported yet"]);
+    fails_with(cuprite().current_dir(dir.path()).args(["-r", "a.cu"]), &["-r:", "not supported yet"]);
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn lists_of_gpu_targets() {
 fn help_lists_run_and_every_option() {
     let out = ok(cuprite().arg("--help"));
     let help = text(&out.stdout);
-    for word in ["cuprite run", "--shared", "--threads", "--ptx", "--list-gpu-arch", "--options-file", "Refused:", "Accepted, ignored:"] {
+    for word in ["cuprite run", "cuprite install --prefix", "--device-link", "--cudart", "--shared", "--threads", "--ptx", "--list-gpu-arch", "--options-file", "Refused:", "Accepted, ignored:"] {
         assert!(help.contains(word), "--help lacks {word}");
     }
 }

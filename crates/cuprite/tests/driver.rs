@@ -201,6 +201,9 @@ fn device_debug_keeps_line_directives() {
     run_ok(cuprite().arg("-G").arg("--keep-dir").arg(&keep).arg("-o").arg(dir.path().join("dbg")).arg(&src));
     let c = std::fs::read_to_string(keep.join("dbg.cudafe.device.c")).unwrap();
     assert!(c.contains("#line 3 \"") && c.contains("dbg.cu\""), "no #line to the source in the generated C");
+    // The printed IR is kept too.
+    let ir = std::fs::read_to_string(keep.join("dbg.cuprite.ir")).unwrap();
+    assert!(ir.contains("kernel @f0 \"k\" stub \"_Z1kPi\""), "{ir}");
 }
 
 #[test]
@@ -434,4 +437,95 @@ int main() {
     assert!(err.contains("bad.cu:2:17: error: no template named 'std::vector'"), "{err}");
     assert!(err.contains("bad.cu:5:3: note: 'Holder' is used in device code here"), "{err}");
     assert!(err.contains("bad.cu:6:10: error: identifier \"order\" is undefined in device code"), "{err}");
+}
+
+/// The runtime library next to the driver (as `support_files::runtime_lib` finds it), for
+/// links done by g++ directly.
+fn runtime_library() -> PathBuf {
+    let dir = Path::new(env!("CARGO_BIN_EXE_cuprite")).parent().unwrap().to_path_buf();
+    let direct = dir.join("libcuprite_rt.a");
+    if direct.exists() {
+        return direct;
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir.join("deps"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("libcuprite_rt-") && p.extension().is_some_and(|e| e == "a"))
+        .collect();
+    found.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+    found.pop().expect("libcuprite_rt.a is built")
+}
+
+/// Separable compilation (tests/rdc: device functions, a device variable and a function
+/// with __syncthreads() defined in another translation unit; static functions of the same
+/// name in two units; a struct by value across units), built the three ways nvcc users
+/// do: `-rdc=true` in one command, `-dc` then link, `-dc` then `-dlink` and a g++ link;
+/// and a static library of device code found through `-L`/`-l`. The expected output is
+/// what nvcc 13 -rdc=true prints on an H100.
+#[test]
+fn separable_compilation_three_ways() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/rdc");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let expected = "block 0: 2150\nblock 1: 2154\nblock 2: 2139\n-1 83 167 23 107 191 47 131 \nhelpers: 2 101\nstatus: no error\n";
+    let check = |exe: &Path| {
+        let out = run_ok(&mut Command::new(exe));
+        assert_eq!(text(&out.stdout), expected, "{}", exe.display());
+    };
+    let units = ["main", "kernels", "library"];
+    run_ok(cuprite().arg("-rdc=true").arg("-o").arg(d.join("one")).args(units.map(|u| src.join(format!("{u}.cu")))));
+    check(&d.join("one"));
+    for u in units {
+        run_ok(cuprite().arg("-dc").arg(src.join(format!("{u}.cu"))).arg("-o").arg(d.join(format!("{u}.o"))));
+    }
+    let objs = units.map(|u| d.join(format!("{u}.o")));
+    run_ok(cuprite().arg("-o").arg(d.join("two")).args(&objs));
+    check(&d.join("two"));
+    run_ok(cuprite().arg("-dlink").args(&objs).arg("-o").arg(d.join("dlink.o")));
+    run_ok(
+        Command::new("c++")
+            .arg("-o")
+            .arg(d.join("three"))
+            .args(&objs)
+            .arg(d.join("dlink.o"))
+            .arg(runtime_library())
+            .args(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil"]),
+    );
+    check(&d.join("three"));
+    run_ok(Command::new("ar").arg("rcs").arg(d.join("libdev.a")).arg(&objs[2]));
+    run_ok(cuprite().arg("-o").arg(d.join("four")).args(&objs[..2]).arg("-L").arg(d).arg("-ldev"));
+    check(&d.join("four"));
+
+    // Without the library: nvlink's kind of error, naming what is missing and where.
+    let out = cuprite().arg("-o").arg(d.join("five")).args(&objs[..2]).output().unwrap();
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("undefined reference to device function 'block_sum' (_Z9block_sumPKi) in"), "{err}");
+    // Without -rdc, an extern device function is a compile error, not a crash.
+    let out = cuprite().arg("-c").arg(src.join("kernels.cu")).arg("-o").arg(d.join("k.o")).output().unwrap();
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("device function 'block_sum' is declared but not defined in this translation unit"), "{err}");
+    assert!(err.contains("compile with -rdc=true"), "{err}");
+}
+
+/// nvcc contracts `a*b + c` into one fused multiply-add by default, but not under `-G`
+/// even with `-fmad=true` (tests/fmad/fmad_under_G.cu, values printed by nvcc 13 on an
+/// H100 for each of these command lines).
+#[test]
+fn device_debug_does_not_contract_fma() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fmad/fmad_under_G.cu");
+    let dir = tempfile::tempdir().unwrap();
+    for (flags, want) in [
+        (&[][..], "device a*b+c = 4.8834085464e-04 (fused)\n"),
+        (&["-G"][..], "device a*b+c = 4.8828125000e-04 (separately rounded)\n"),
+        (&["-G", "-fmad=true"][..], "device a*b+c = 4.8828125000e-04 (separately rounded)\n"),
+        (&["-fmad=false"][..], "device a*b+c = 4.8828125000e-04 (separately rounded)\n"),
+    ] {
+        let exe = dir.path().join("fmad");
+        run_ok(cuprite().args(flags).arg("-o").arg(&exe).arg(&src));
+        let out = run_ok(&mut Command::new(&exe));
+        assert_eq!(text(&out.stdout), want, "{flags:?}");
+    }
 }

@@ -519,6 +519,9 @@ impl<'o> Checker<'o> {
         }
         let builtin_name = if def.is_none() && builtins::classify(&name).is_some() { Some(name.clone()) } else { None };
         let id = FnId(self.prog.functions.len() as u32);
+        if spec.storage == Some(ast::Storage::Static) {
+            self.prog.static_functions.insert(id);
+        }
         self.prog.functions.push(Function {
             name: name.clone(),
             scope: self.ns.clone(),

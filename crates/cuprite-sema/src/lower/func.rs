@@ -64,6 +64,40 @@ struct FnLower<'m, 'a> {
     labels: HashMap<u32, BlockId>,
 }
 
+/// The symbol by which other translation units name a device function: its mangled
+/// name, unless it has internal linkage (`static`, anonymous namespace).
+fn link_symbol(m: &ModLower, id: FnId) -> Option<String> {
+    let hf = &m.prog.functions[id.0 as usize];
+    if m.prog.static_functions.contains(&id) || hf.scope.iter().any(|s| s == "_GLOBAL__N_1") {
+        return None;
+    }
+    Some(crate::mangle::mangle_function(&m.prog.types, &hf.scope, &hf.name, &hf.sig.params, hf.sig.variadic, hf.extern_c))
+}
+
+/// A function that device code calls but this translation unit does not define.
+pub(super) fn declare_function(m: &mut ModLower, id: FnId) -> ir::Function {
+    let hf = &m.prog.functions[id.0 as usize];
+    let mut name = hf.scope.join("::");
+    if !name.is_empty() {
+        name.push_str("::");
+    }
+    name.push_str(&hf.name);
+    let locals: Vec<ir::Local> =
+        hf.sig.params.iter().enumerate().map(|(i, p)| ir::Local { name: format!("p{i}"), ty: m.ty(&p.ty), align: None }).collect();
+    ir::Function {
+        name,
+        symbol: link_symbol(m, id),
+        kind: ir::FunctionKind::Device,
+        inline: hf.inline,
+        params: (0..locals.len() as u32).map(ir::LocalId).collect(),
+        ret: m.ty(&hf.sig.ret.ty),
+        locals,
+        values: Vec::new(),
+        blocks: Vec::new(),
+        loc: m.loc(hf.span),
+    }
+}
+
 pub(super) fn lower_function(m: &mut ModLower, id: FnId) -> ir::Function {
     let hf = &m.prog.functions[id.0 as usize];
     let body = hf.body.as_ref().unwrap();
@@ -91,8 +125,10 @@ pub(super) fn lower_function(m: &mut ModLower, id: FnId) -> ir::Function {
         let ty = m.ty(&l.ty.ty);
         locals.push(ir::Local { name: l.name.clone(), ty, align: l.align });
     }
+    let symbol = if matches!(kind, ir::FunctionKind::Kernel { .. }) { None } else { link_symbol(m, id) };
     let f = ir::Function {
         name,
+        symbol,
         kind,
         inline: hf.inline,
         params: (0..body.nparams as u32).map(ir::LocalId).collect(),

@@ -213,6 +213,7 @@ impl<'a> ModLower<'a> {
                     init: Some(ir::Init::Aggregate(items)),
                     host_symbol: None,
                     dynamic_shared: false,
+                    external: false,
                     loc: None,
                 });
                 ir::Init::GlobalAddr { global: gid, offset: off }
@@ -328,6 +329,7 @@ fn managed_cell(m: &mut ModLower, g: &GlobalVar, me: ir::GlobalId, loc: Option<i
         ])),
         host_symbol: Some(crate::mangle::mangle_variable(&g.scope, &g.name, g.extern_c)),
         dynamic_shared: false,
+        external: false,
         loc,
     }
 }
@@ -353,7 +355,10 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
         .functions
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.space == ExecSpace::Global && f.body.is_some())
+        .filter(|(_, f)| {
+            let device_root = opts.relocatable && f.space == ExecSpace::Device && !f.in_system_header;
+            (f.space == ExecSpace::Global || device_root) && f.body.is_some()
+        })
         .map(|(i, _)| FnId(i as u32))
         .collect();
     // Functions whose addresses are in device variables' initializers, and every
@@ -371,14 +376,26 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
     }
     work.extend(extra.into_iter().filter(|f| prog.functions[f.0 as usize].space != ExecSpace::Host));
     work.reverse();
-    while let Some(f) = work.pop() {
-        if !seen.insert(f) || prog.functions[f.0 as usize].body.is_none() {
+    // Functions called but defined in another translation unit: declarations, resolved
+    // when device code is linked (`-rdc`), an error otherwise (see cuprite-cpu).
+    // (Not pure virtual functions: they have no definition anywhere.)
+    let pure_virtual: std::collections::HashSet<FnId> = prog.classes.values().flat_map(|c| c.pure.iter().copied()).collect();
+    let mut declared: Vec<FnId> = Vec::new();
+    let mut work: Vec<(FnId, bool)> = work.into_iter().map(|f| (f, false)).collect();
+    while let Some((f, called)) = work.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        if prog.functions[f.0 as usize].body.is_none() {
+            if called && !pure_virtual.contains(&f) {
+                declared.push(f);
+            }
             continue;
         }
         order.push(f);
         let b = prog.functions[f.0 as usize].body.as_ref().unwrap();
         for c in b.calls.iter().rev() {
-            work.push(*c);
+            work.push((*c, true));
         }
     }
     // Globals: every device variable, and the function-local shared ones used.
@@ -395,7 +412,7 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
             VarSpace::Host => false,
             _ if g.function_local => used_local.contains(&id),
             VarSpace::Shared => true,
-            _ => !g.is_extern,
+            _ => !g.is_extern || used_local.contains(&id),
         };
         if keep {
             m.globals.insert(id, ir::GlobalId(gl.len() as u32));
@@ -434,10 +451,11 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
             init: None,
             host_symbol,
             dynamic_shared: g.space == VarSpace::Shared && matches!(g.ty.ty, Ty::Array(_, None)),
+            external: g.is_extern && g.space != VarSpace::Shared,
             loc,
         });
     }
-    for (k, f) in order.iter().enumerate() {
+    for (k, f) in order.iter().chain(&declared).enumerate() {
         m.funcs.insert(*f, ir::FuncId(k as u32));
     }
     for (k, id) in gl.iter().enumerate() {
@@ -451,6 +469,10 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
     }
     for f in &order {
         let func = func::lower_function(&mut m, *f);
+        m.module.functions.push(func);
+    }
+    for f in &declared {
+        let func = func::declare_function(&mut m, *f);
         m.module.functions.push(func);
     }
     m.module

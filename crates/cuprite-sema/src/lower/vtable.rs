@@ -35,6 +35,7 @@ impl<'a> ModLower<'a> {
             init: Some(ir::Init::Aggregate(items)),
             host_symbol: None,
             dynamic_shared: false,
+            external: false,
             loc: None,
         });
         self.vtables.insert(r, gid);

@@ -1,6 +1,17 @@
 //! The command line: every option of nvcc 13 (`table.rs`), parsed with nvcc's syntax
 //! (`parse.rs`) into the settings the build uses ([`Options`]); `--help` (`help.rs`).
 //!
+//! The parser is written by hand rather than with `clap` (which the project otherwise
+//! prefers for command lines, and which `cuprite install` uses) because nvcc's syntax
+//! fits clap poorly: long options with one dash (`-arch=sm_90`, `-odir`, `-lib`) next
+//! to one-letter options with attached values (`-Iinc`, `-lm`, `-O3`), multi-letter
+//! "short" names that must never be split into letters (`-cubin`, `-dc`), values that
+//! are themselves options (`-Xcompiler -Werror`), comma-separated lists, response files,
+//! and unknown options forwarded to the host compiler on request. With clap, each of
+//! these needed a rewrite of the arguments before parsing, and the rewrites were where
+//! the defects were. One table of 140-odd entries (implemented, accepted and ignored
+//! with a reason, or refused with one sentence) drives the parser and `--help` alike.
+//!
 //! An option nvcc does not know is an error, as in nvcc (unless
 //! `--forward-unknown-to-host-compiler` asks to pass it on); an option Cuprite refuses
 //! says why in one sentence.
@@ -17,8 +28,17 @@ use table::How;
 /// The default maximum depth of template instantiation, as g++'s.
 pub const DEFAULT_TEMPLATE_DEPTH: u32 = 900;
 
-/// Libraries that name CUDA's runtime, which Cuprite always links (its own).
+/// Libraries that name CUDA's runtime: Cuprite links its own, as `-cudart` says (from a
+/// toolkit prefix, the names are also passed on, since its `lib64` has them).
 const RUNTIME_LIBS: &[&str] = &["cudart", "cudart_static", "cudadevrt"];
+
+/// The CUDA runtime a link uses (`-cudart`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cudart {
+    Static,
+    Shared,
+    None,
+}
 
 #[derive(Debug, Default, Clone)]
 pub struct Options {
@@ -35,6 +55,8 @@ pub struct Options {
     pub undefines: Vec<String>,
     pub lib_dirs: Vec<String>,
     pub libs: Vec<String>,
+    /// `-lcudart`, `-lcudart_static`, `-lcudadevrt`: kept apart from [`Options::libs`].
+    pub runtime_libs: Vec<String>,
     pub opt: Option<String>,
     pub debug: bool,
     pub profile: bool,
@@ -75,6 +97,12 @@ pub struct Options {
     pub keep_dir: Option<PathBuf>,
     pub ccbin: Option<String>,
     pub rdc: Option<String>,
+    /// `-dc`: `-c -rdc=true`.
+    pub dc: bool,
+    /// `-dlink`: only the device link, into one object.
+    pub dlink: bool,
+    /// `-cudart static|shared|none`.
+    pub cudart: Option<String>,
     pub dryrun: bool,
     pub verbose: bool,
     pub no_warnings: bool,
@@ -150,12 +178,20 @@ impl Options {
             "generate-dependency-targets" => self.deps_phony = true,
             "dependency-target-name" => self.deps_target = Some(value()),
             "compile" => self.compile_only = true,
+            "device-c" => self.dc = true,
+            "device-w" => (self.compile_only, self.rdc) = (true, Some("false".into())),
+            "device-link" => self.dlink = true,
+            "cudart" => self.cudart = Some(value()),
             "link" => {}
             "run" => self.run = true,
             "output-file" => self.output = path(),
             "output-directory" => self.output_dir = path(),
             "pre-include" => self.pre_includes.extend(list()),
-            "library" => self.libs.extend(list().into_iter().filter(|l| !RUNTIME_LIBS.contains(&l.as_str()))),
+            "library" => {
+                let (runtime, others): (Vec<String>, Vec<String>) = list().into_iter().partition(|l| RUNTIME_LIBS.contains(&l.as_str()));
+                self.libs.extend(others);
+                self.runtime_libs.extend(runtime);
+            }
             "define-macro" => self.defines.extend(list()),
             "undefine-macro" => self.undefines.extend(list()),
             "include-path" => self.include_dirs.extend(list()),
@@ -242,6 +278,21 @@ impl Options {
         }
     }
 
+    /// Whether device code is relocatable: `-rdc=true`, or `-dc`.
+    pub fn relocatable(&self) -> Result<bool, String> {
+        Ok(Options::bool_flag(&self.rdc, false)? || self.dc)
+    }
+
+    /// The runtime to link (`-cudart`, default static).
+    pub fn cudart(&self) -> Result<Cudart, String> {
+        match self.cudart.as_deref() {
+            None | Some("static") => Ok(Cudart::Static),
+            Some("shared") => Ok(Cudart::Shared),
+            Some("none") => Ok(Cudart::None),
+            Some(other) => Err(format!("Value '{other}' is not defined for option 'cudart'")),
+        }
+    }
+
     pub fn bool_flag(value: &Option<String>, default: bool) -> Result<bool, String> {
         match value.as_deref() {
             None => Ok(default),
@@ -261,7 +312,7 @@ impl Options {
         if let Some(why) = &self.refused {
             return Err(why.clone());
         }
-        let non_link = self.compile_only || self.preprocess_only || self.deps_only || self.syntax_only;
+        let non_link = self.compile_only || self.dc || self.preprocess_only || self.deps_only || self.syntax_only;
         if non_link && self.output.is_some() && self.inputs.len() > 1 {
             return Err("A single input file is required for a non-link phase when an outputfile is specified".into());
         }

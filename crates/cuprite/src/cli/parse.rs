@@ -88,6 +88,12 @@ fn lookup(arg: &str) -> Option<(&'static Opt, Option<String>)> {
             return Some((opt, Some(value.to_string())));
         }
     }
+    // gcc's joined spelling of -isystem, which CMake may pass: -isystem/usr/include/x.
+    if !arg.starts_with("--") {
+        if let Some(dir) = body.strip_prefix("isystem").filter(|d| !d.is_empty()) {
+            return Some((table::find("isystem")?, Some(dir.to_string())));
+        }
+    }
     // These one-letter options take their value attached (`-Iinc`, `-DN=4`, `-lm`, `-O3`),
     // as in nvcc and the host compiler; others (`-m`, `-t`) do not, so that `-march=x`
     // stays an unknown option.

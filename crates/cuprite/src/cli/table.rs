@@ -46,12 +46,12 @@ use How::{Ignored as I, Refused as R, Used as U};
 
 const GPU: How = I("it only steers GPU code generation; Cuprite generates CPU code");
 const PTXAS: How = I("Cuprite has no ptxas; ptxas's limits are applied, '-Xptxas -v' prints the resource report");
-const NVLINK: How = I("Cuprite has no device linker (whole-program compilation)");
+const NVLINK: How = I("Cuprite links device code itself (-dlink, or when a program is linked), without nvlink");
 const WINDOWS: How = I("it concerns MSVC on Windows only");
-const LTO: How = I("device code is already optimised as one unit by the C compiler");
+const LTO: How = I("device code is always optimised as one unit by the C compiler: a translation unit's, or under -rdc all of a program's, linked as Cuprite IR before it is compiled");
 const DEVICE_DIAG: How = I("Cuprite's device diagnostics have no numbers");
 const NOT_GPU_CODE: &str = "Cuprite generates CPU code, not GPU code; this output format is not available";
-const RDC: &str = "separate compilation of device code is not supported yet";
+const RDC: &str = "this form of separate compilation is not supported yet; use -rdc=true or -dc, and -dlink or an ordinary link";
 
 /// The options, in the order `--help` lists them.
 pub const OPTIONS: &[Opt] = &[
@@ -70,9 +70,9 @@ pub const OPTIONS: &[Opt] = &[
     o("dependency-output", "MF", V("file"), U, "The file that -M, -MM, -MD or -MMD write."),
     o("generate-dependency-targets", "MP", F, U, "Add a phony target for each dependency."),
     o("compile", "c", F, U, "Compile each input to an object file; do not link."),
-    o("device-c", "dc", F, R(RDC), "Compile to relocatable device code (-rdc=true -c)."),
-    o("device-w", "dw", F, R(RDC), "Compile to non-relocatable device code in an object."),
-    o("device-link", "dlink", F, R(RDC), "Link relocatable device code."),
+    o("device-c", "dc", F, U, "Compile each input to an object with relocatable device code (-c -rdc=true)."),
+    o("device-w", "dw", F, U, "Compile each input to an object with whole-program device code (-c -rdc=false)."),
+    o("device-link", "dlink", F, U, "Link the relocatable device code of the inputs into one object (default a_dlink.o) for another linker."),
     o("link", "link", F, U, "Compile and link (the default)."),
     o("lib", "lib", F, R("building a library with --lib is not supported yet; compile with -c and archive the objects with ar"), "Compile the inputs into a static library."),
     o("run", "run", F, U, "Build the program, then run it (cuprite run file.cu [-- args] does the same)."),
@@ -90,8 +90,8 @@ pub const OPTIONS: &[Opt] = &[
     o("compiler-bindir", "ccbin", V("path"), U, "The host compiler, or a directory holding it (default: $CXX, else c++)."),
     o("allow-unsupported-compiler", "allow-unsupported-compiler", F, I("Cuprite does not check the host compiler's version"), "Do not check the host compiler's version."),
     o("archiver-binary", "arbin", V("path"), I("--lib is not supported yet"), "The archiver for --lib."),
-    o("cudart", "cudart", V("none|shared|static"), I("Cuprite's runtime is always linked into the program"), "Which CUDA runtime library to link."),
-    o("cudadevrt", "cudadevrt", V("none|static"), I("the device runtime needs separate compilation, not supported yet"), "Which device runtime library to link."),
+    o("cudart", "cudart", V("none|shared|static"), U, "Which CUDA runtime to link: static (default), shared (libcudart.so of an installed toolkit prefix), none."),
+    o("cudadevrt", "cudadevrt", V("none|static"), I("Cuprite's device-side runtime is part of its runtime; libcudadevrt.a of a toolkit prefix is empty"), "Which device runtime library to link."),
     o("libdevice-directory", "ldir", V("directory"), I("Cuprite has no libdevice; its math library is C"), "Where libdevice lives."),
     o("target-directory", "target-dir", V("string"), I("Cuprite's headers and runtime are built in"), "The toolkit's target subdirectory."),
     o("use-local-env", "use-local-env", F, WINDOWS, "Assume the MSVC environment is set up."),
@@ -155,7 +155,7 @@ pub const OPTIONS: &[Opt] = &[
     o("gpu-architecture", "arch", V("arch"), U, "The compute capability (sm_XX, compute_XX, native, all): device limits, properties and __CUDA_ARCH__."),
     o("gpu-code", "code", L("code"), GPU, "Which GPU code to embed."),
     o("generate-code", "gencode", L("specification"), U, "arch=compute_XX,code=sm_XX; the first sets __CUDA_ARCH__."),
-    o("relocatable-device-code", "rdc", V("true|false"), U, "Relocatable device code; only false is supported yet."),
+    o("relocatable-device-code", "rdc", V("true|false"), U, "Relocatable device code (separate compilation): device code of an object may call and use another's; linked at -dlink or when the program is linked."),
     o("entries", "e", L("entry"), GPU, "Which kernels to keep in GPU code."),
     o("maxrregcount", "maxrregcount", V("amount"), PTXAS, "The register limit of GPU code."),
     o("use_fast_math", "use_fast_math", F, U, "Fast math: flush to zero, approximate division, square root and transcendental functions."),

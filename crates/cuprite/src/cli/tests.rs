@@ -88,9 +88,29 @@ fn options_nvcc_lacked_in_cuprite_are_known() {
     ok(&["--threads", "4", "x.cu"]);
     assert!(ok(&["--list-gpu-arch"]).list_gpu_arch);
     assert!(ok(&["--list-gpu-code"]).list_gpu_code);
-    for f in ["-ptx", "-fatbin", "--ptx", "-dc", "-dlink"] {
+    for f in ["-ptx", "-fatbin", "--ptx", "-lib"] {
         assert!(ok(&[f, "x.cu"]).refused.is_some(), "{f}");
     }
+}
+
+#[test]
+fn separable_compilation_options_are_implemented() {
+    let o = ok(&["-dc", "x.cu"]);
+    assert!(o.dc && o.refused.is_none() && o.relocatable().unwrap());
+    assert!(ok(&["-rdc=true", "-c", "x.cu"]).relocatable().unwrap());
+    assert!(ok(&["--relocatable-device-code", "true", "-c", "x.cu"]).relocatable().unwrap());
+    assert!(!ok(&["-c", "x.cu"]).relocatable().unwrap());
+    assert_eq!(parse(&["-rdc=maybe", "x.cu"]).unwrap_err(), "Value 'maybe' is not defined for option 'relocatable-device-code'");
+    for f in ["-dlink", "--device-link"] {
+        let o = ok(&[f, "a.o", "b.o", "-o", "d.o"]);
+        assert!(o.dlink && o.refused.is_none(), "{f}");
+    }
+    let o = ok(&["-dlto", "-dlink", "a.o"]);
+    assert!(o.refused.is_none() && o.notes.is_empty());
+    let o = ok(&["-dw", "x.cu"]);
+    assert!(o.compile_only && !o.relocatable().unwrap());
+    let e = ok(&["-dc", "a.cu", "b.cu", "-o", "x.o"]).validate().unwrap_err();
+    assert!(e.starts_with("A single input file is required"), "{e}");
 }
 
 #[test]
@@ -131,6 +151,61 @@ fn runtime_libraries_are_cupritess_own() {
     let o = ok(&["-L/opt/lib", "-lcudart", "-l", "m,pthread", "-lcudart_static", "x.cu"]);
     assert_eq!(o.lib_dirs, vec!["/opt/lib"]);
     assert_eq!(o.libs, vec!["m", "pthread"]);
+    assert_eq!(o.runtime_libs, vec!["cudart", "cudart_static"]);
+}
+
+#[test]
+fn cudart_kinds() {
+    assert_eq!(ok(&["x.cu"]).cudart().unwrap(), Cudart::Static);
+    assert_eq!(ok(&["-cudart", "shared", "x.cu"]).cudart().unwrap(), Cudart::Shared);
+    assert_eq!(ok(&["--cudart=none", "x.cu"]).cudart().unwrap(), Cudart::None);
+    assert_eq!(parse(&["-cudart=bogus", "x.cu"]).unwrap_err(), "Value 'bogus' is not defined for option 'cudart'");
+    ok(&["-cudadevrt", "static", "x.cu"]);
+}
+
+#[test]
+fn dependency_and_system_include_flags() {
+    let o = ok(&["-MD", "-MT", "x.o", "-MF", "x.d", "-isystem", "/a", "-isystem/b", "--system-include=/c", "-MP", "x.cu"]);
+    assert!(o.deps_md && o.deps_phony);
+    assert_eq!(o.deps_target.as_deref(), Some("x.o"));
+    assert_eq!(o.deps_file, Some(PathBuf::from("x.d")));
+    assert_eq!(o.system_include_dirs, vec!["/a", "/b", "/c"]);
+    // nvcc's long names of the -M family.
+    let o = ok(&[
+        "--generate-nonsystem-dependencies-with-compile",
+        "--dependency-output",
+        "y.d",
+        "--dependency-target-name=y.o",
+        "--generate-dependency-targets",
+        "-c",
+        "x.cu",
+    ]);
+    assert!(o.deps_mmd && o.deps_nonsystem && o.deps_phony);
+    assert_eq!((o.deps_file, o.deps_target.as_deref()), (Some(PathBuf::from("y.d")), Some("y.o")));
+    let o = ok(&["--generate-dependencies", "x.cu", "-o", "x.d"]);
+    assert!(o.deps_only && !o.deps_nonsystem);
+    assert_eq!(o.output, Some(PathBuf::from("x.d")));
+    let o = ok(&["--generate-nonsystem-dependencies", "x.cu"]);
+    assert!(o.deps_only && o.deps_nonsystem);
+}
+
+#[test]
+fn options_files_quote_as_a_shell() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("includes.rsp");
+    std::fs::write(&f, "-I\"/a b\" -DX='1 2'\n  -Ic\n").unwrap();
+    let o = ok(&["--options-file", f.to_str().unwrap(), "x.cu"]);
+    assert_eq!(o.include_dirs, vec!["/a b", "c"]);
+    assert_eq!(o.defines, vec!["X=1 2"]);
+    let o = ok(&[&format!("-optf={}", f.display()), "x.cu"]);
+    assert_eq!(o.include_dirs, vec!["/a b", "c"]);
+}
+
+#[test]
+fn unknown_options_go_to_the_host_compiler_only_on_request() {
+    let o = ok(&["-forward-unknown-to-host-compiler", "-pthread", "-fopenmp", "x.cu"]);
+    assert_eq!(o.xcompiler, vec!["-pthread", "-fopenmp"]);
+    assert_eq!(parse(&["-pthread", "x.cu"]).unwrap_err(), "Unknown option '-pthread'");
 }
 
 #[test]
