@@ -30,14 +30,22 @@ pub struct SemaOptions {
     pub fmad: bool,
     /// `-use_fast_math`.
     pub fast_math: bool,
+    /// The maximum depth of template instantiation (g++'s default 900).
+    pub template_depth: u32,
     /// `-rdc=true`: other translation units may call this one's `__device__` functions,
     /// so all of them are lowered, not only those its kernels reach.
     pub relocatable: bool,
 }
 
+/// Recursion in the checker and lowering never depends on the thread's stack: deep
+/// programs (a 3,000-term sum, a 3,000-arm `?:` chain) grow it on the heap.
+pub(crate) fn deep<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, f)
+}
+
 impl Default for SemaOptions {
     fn default() -> Self {
-        SemaOptions { arch: 90, fmad: true, fast_math: false, relocatable: false }
+        SemaOptions { arch: 90, fmad: true, fast_math: false, template_depth: 900, relocatable: false }
     }
 }
 

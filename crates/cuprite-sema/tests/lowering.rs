@@ -220,7 +220,7 @@ fn builtin_vars_whole() {
 #[test]
 fn fast_math_intrinsics() {
     let src = "__global__ void k(float *p) { p[0] = sinf(p[1]) + expf(p[2]) + sqrtf(p[3]); }\n";
-    let m = compile_opts(src, &SemaOptions { fast_math: true, fmad: true, arch: 90, relocatable: false }).unwrap();
+    let m = compile_opts(src, &SemaOptions { fast_math: true, fmad: true, arch: 90, ..Default::default() }).unwrap();
     assert_eq!(builtins(func(&m, "k")), vec!["__sinf", "__expf", "sqrtf"]);
 }
 

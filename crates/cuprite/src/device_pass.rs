@@ -36,7 +36,8 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<DeviceChec
         // (measured with nvcc 13 on an H100: tests/fmad).
         fmad: Options::bool_flag(&opts.fmad, true)? && !opts.device_debug,
         fast_math: opts.fast_math,
-        relocatable: Options::bool_flag(&opts.rdc, false)? || opts.dc,
+        template_depth: opts.template_depth,
+        relocatable: opts.relocatable()?,
     };
     match cuprite_sema::check(&parsed.tu, &sema_opts) {
         Ok(checked) => Ok(DeviceCheck { parsed, checked }),
@@ -202,7 +203,7 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
     })?;
     let name = input.display().to_string();
     crate::resources::check_limits(module, &emitted.kernels, &name)?;
-    let ptxas_verbose = Options::split_commas(&opts.xptxas).iter().any(|o| o == "-v" || o == "--verbose");
+    let ptxas_verbose = opts.xptxas.iter().any(|o| o == "-v" || o == "--verbose");
     if opts.resource_usage || ptxas_verbose {
         eprint!("{}", crate::resources::report(module, &emitted.kernels, arch));
     }

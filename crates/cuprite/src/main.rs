@@ -8,6 +8,7 @@
 mod cli;
 mod device_pass;
 mod host_rewrite;
+mod ice;
 mod install;
 mod pipeline;
 mod rdc;
@@ -29,17 +30,14 @@ fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
     let as_nvcc = toolkit::invoked_as_nvcc(args.first().map(String::as_str).unwrap_or(""));
     let tool = if as_nvcc { "nvcc" } else { "cuprite" };
-    let fail = |msg: &str| {
-        if !msg.is_empty() {
-            eprintln!("{tool} fatal   : {msg}");
-        }
-        ExitCode::from(1)
-    };
-    if !as_nvcc && args.get(1).map(String::as_str) == Some("install") {
-        return match install::InstallArgs::try_parse_from(&args[1..]) {
+    if !args.is_empty() {
+        args.remove(0);
+    }
+    if !as_nvcc && args.first().map(String::as_str) == Some("install") {
+        return match install::InstallArgs::try_parse_from(&args) {
             Ok(a) => match install::install(&a) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(msg) => fail(&msg),
+                Err(msg) => fail(tool, &msg),
             },
             Err(e) => {
                 let _ = e.print();
@@ -47,29 +45,53 @@ fn main() -> ExitCode {
             }
         };
     }
-    let run_mode = !as_nvcc && args.get(1).map(String::as_str) == Some("run");
+    let run_mode = !as_nvcc && args.first().map(String::as_str) == Some("run");
     if run_mode {
-        args.remove(1);
+        args.remove(0);
     }
-    let args = match cli::expand_options_files(args) {
-        Ok(a) => a,
-        Err(msg) => return fail(&msg),
+    // Deep programs (long expressions, deep template recursion) must not depend on the
+    // main thread's stack; a panic becomes an internal compiler error, not a backtrace.
+    ice::run_guarded(move || cli_main(&args, run_mode, tool))
+}
+
+/// Prints `TOOL fatal   : msg` (nvcc's form; TOOL is `nvcc` under that name) and fails.
+fn fail(tool: &str, msg: &str) -> ExitCode {
+    if !msg.is_empty() {
+        eprintln!("{tool} fatal   : {msg}");
+    }
+    ExitCode::from(1)
+}
+
+fn cli_main(args: &[String], run_mode: bool, tool: &str) -> ExitCode {
+    let opts = match Options::parse(args) {
+        Ok(o) => o,
+        Err(e) => return fail(tool, &e),
     };
-    let opts = match cli::parse(cli::normalize(args)) {
-        Ok((o, _)) => o,
-        Err((e, _)) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => {
-            print!("{e}");
-            return ExitCode::SUCCESS;
-        }
-        Err((e, normalized)) => return fail(&cli::describe_error(&e, &normalized)),
-    };
+    if opts.help {
+        cli::print_help();
+        return ExitCode::SUCCESS;
+    }
     if opts.version {
         print_version();
         return ExitCode::SUCCESS;
     }
+    if opts.list_gpu_arch || opts.list_gpu_code {
+        if opts.list_gpu_arch {
+            cli::print_list_gpu_arch();
+        }
+        if opts.list_gpu_code {
+            cli::print_list_gpu_code();
+        }
+        return ExitCode::SUCCESS;
+    }
+    if !opts.no_warnings {
+        for n in &opts.notes {
+            eprintln!("{tool} warning : {n}");
+        }
+    }
     match drive(&opts, run_mode) {
         Ok(code) => code,
-        Err(msg) => fail(&msg),
+        Err(msg) => fail(tool, &msg),
     }
 }
 
@@ -78,6 +100,19 @@ fn main() -> ExitCode {
 fn print_version() {
     println!("nvcc: Cuprite, an nvcc-compatible Cuda compiler driver that runs CUDA on the CPU");
     println!("Cuprite version {}, implementing CUDA {}.{} (V{})", env!("CARGO_PKG_VERSION"), toolkit::CUDA_MAJOR, toolkit::CUDA_MINOR, toolkit::cuda_version());
+}
+
+/// Where `-c` (or `-M`'s target) puts the object of `input`: `-o`, else its stem with
+/// `.o`, in `-odir` when given.
+fn object_name(opts: &Options, input: &Path) -> PathBuf {
+    if let Some(o) = &opts.output {
+        return o.clone();
+    }
+    let name = PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o");
+    match &opts.output_dir {
+        Some(d) => d.join(name),
+        None => name,
+    }
 }
 
 fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
@@ -95,11 +130,12 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         let libraries = if libraries.is_empty() { libraries } else { toolkit::quote(&libraries) };
         eprint!("{}", toolkit::verbose_variables(&top, &include, &libraries));
     }
+    opts.validate()?;
     if opts.inputs.is_empty() {
         return Err("No input files specified; use option --help for more information".into());
     }
     // `-dc` is `-c -rdc=true`.
-    let rdc = Options::bool_flag(&opts.rdc, false)? || opts.dc;
+    let rdc = opts.relocatable()?;
     let compile_only = opts.compile_only || opts.dc;
     let arch = opts.compute_capability()?;
     let opt_level = opts.opt_level()?;
@@ -133,26 +169,25 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         if kind != InputKind::Object && !input.exists() {
             return Err(format!("Could not open input file '{}'", input.display()));
         }
-        let object = if compile_only {
-            match (&opts.output, opts.inputs.len()) {
-                (Some(o), 1) => o.clone(),
-                _ => PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o"),
-            }
-        } else {
-            build.work.join(format!("{i}-{}.o", input.file_stem().and_then(|s| s.to_str()).unwrap_or("input")))
-        };
-        if opts.preprocess_only || opts.deps_only || opts.deps_only_nonsystem {
+        ice::set_context(input, "compiling");
+        if opts.preprocess_only || opts.deps_only {
             if kind == InputKind::Object {
                 continue;
             }
-            let target = PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o");
             if opts.preprocess_only {
-                build.preprocess_to_stdout(input)?;
+                build.preprocess(input, kind, opts.output.as_deref())?;
             } else {
+                let mut target = opts.output_dir.clone().unwrap_or_default();
+                target.push(PathBuf::from(input.file_stem().unwrap_or_default()).with_extension("o"));
                 build.dependencies(input, &target.display().to_string())?;
             }
             continue;
         }
+        let object = if compile_only {
+            object_name(opts, input)
+        } else {
+            build.work.join(format!("{i}-{}.o", input.file_stem().and_then(|s| s.to_str()).unwrap_or("input")))
+        };
         match kind {
             InputKind::Object => {
                 objects.push(input.clone());
@@ -163,9 +198,10 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         }
         objects.push(object);
     }
-    if compile_only || opts.preprocess_only || opts.deps_only || opts.deps_only_nonsystem {
+    if compile_only || opts.preprocess_only || opts.deps_only || opts.syntax_only {
         return Ok(ExitCode::SUCCESS);
     }
+    ice::set_context(Path::new(""), "linking");
     if opts.dlink {
         // `-dlink`: only the device object, for another linker (nvcc names it a_dlink.o).
         let output = opts.output.clone().unwrap_or_else(|| PathBuf::from("a_dlink.o"));
@@ -187,7 +223,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     build.link(&objects, &output)?;
     if run_mode || opts.run {
         let mut args = opts.program_args.clone();
-        args.extend(Options::split_commas(&opts.run_args));
+        args.extend(opts.run_args.iter().cloned());
         return run_program(&output, &args);
     }
     Ok(ExitCode::SUCCESS)

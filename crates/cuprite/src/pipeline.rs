@@ -42,6 +42,11 @@ pub enum InputKind {
 }
 
 pub fn input_kind(path: &Path, forced: Option<&str>) -> Result<InputKind, String> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if matches!(ext, "o" | "a" | "so" | "obj") {
+        // `-x` names the language of sources; objects and libraries stay what they are.
+        return Ok(InputKind::Object);
+    }
     if let Some(lang) = forced {
         return match lang {
             "cu" | "cuda" => Ok(InputKind::Cuda),
@@ -50,7 +55,6 @@ pub fn input_kind(path: &Path, forced: Option<&str>) -> Result<InputKind, String
             other => Err(format!("Value '{other}' is not defined for option 'x'")),
         };
     }
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     Ok(match ext {
         "cu" => InputKind::Cuda,
         "cpp" | "cc" | "cxx" | "C" | "c++" => InputKind::Cxx,
@@ -64,11 +68,7 @@ impl<'a> Build<'a> {
     /// Flags shared by both preprocessing passes of a `.cu` file and by `.cpp` inputs.
     fn common_cpp_flags(&self) -> Vec<String> {
         let o = self.opts;
-        let mut f = vec![
-            format!("-std={}", o.std.clone().unwrap_or_else(|| "c++17".into())),
-            "-I".into(),
-            self.include_dir.display().to_string(),
-        ];
+        let mut f = vec![o.std_flag(), "-I".into(), self.include_dir.display().to_string()];
         for d in &o.include_dirs {
             f.push(format!("-I{d}"));
         }
@@ -82,6 +82,11 @@ impl<'a> Build<'a> {
             f.push(format!("-U{u}"));
         }
         f
+    }
+
+    /// `-include` files, after Cuprite's implied `cuda_runtime.h` as in nvcc.
+    fn pre_includes(&self) -> Vec<String> {
+        self.opts.pre_includes.iter().flat_map(|h| ["-include".to_string(), h.clone()]).collect()
     }
 
     fn cuda_macros(&self) -> Vec<String> {
@@ -100,10 +105,16 @@ impl<'a> Build<'a> {
         if self.opts.debug {
             f.push("-g".into());
         }
+        if self.opts.profile {
+            f.push("-pg".into());
+        }
+        if self.opts.no_exceptions {
+            f.push("-fno-exceptions".into());
+        }
         if self.opts.no_warnings {
             f.push("-w".into());
         }
-        f.extend(Options::split_commas(&self.opts.xcompiler));
+        f.extend(self.opts.xcompiler.iter().cloned());
         f
     }
 
@@ -113,16 +124,30 @@ impl<'a> Build<'a> {
         f.extend(self.cuda_macros());
         f.push("-D__CUPRITE_HOST_PASS__".into());
         f.extend(self.common_cpp_flags());
-        f.extend(Options::split_commas(&self.opts.xcompiler).into_iter().filter(|f| f.starts_with("-D") || f.starts_with("-U") || f.starts_with("-I") || f.starts_with("-f")));
-        f.extend(["-include".into(), "cuda_runtime.h".into(), input.display().to_string()]);
+        f.extend(self.opts.xcompiler.iter().filter(|f| f.starts_with("-D") || f.starts_with("-U") || f.starts_with("-I") || f.starts_with("-f")).cloned());
+        f.extend(["-include".into(), "cuda_runtime.h".into()]);
+        f.extend(self.pre_includes());
+        f.push(input.display().to_string());
         f
     }
 
-    /// `-E`: the host view, preprocessed, on stdout (as nvcc -E prints it).
-    pub fn preprocess_to_stdout(&self, input: &Path) -> Result<(), String> {
+    /// `-E`: the host view of a `.cu` file (a `.cpp`/`.c` file as the host compiler
+    /// sees it), preprocessed, on stdout or into `-o`.
+    pub fn preprocess(&self, input: &Path, kind: InputKind, output: Option<&Path>) -> Result<(), String> {
         let mut flags = vec!["-E".to_string()];
-        flags.extend(self.host_view_flags(input));
-        let text = self.tools.run(&self.tools.cxx, &flags)?;
+        match kind {
+            InputKind::Cuda => flags.extend(self.host_view_flags(input)),
+            _ => {
+                flags.extend(self.common_cpp_flags());
+                flags.extend(self.pre_includes());
+                flags.push(input.display().to_string());
+            }
+        }
+        if let Some(o) = output {
+            flags.extend(["-o".into(), o.display().to_string()]);
+        }
+        let compiler = if kind == InputKind::C { &self.tools.cc } else { &self.tools.cxx };
+        let text = self.tools.run(compiler, &flags)?;
         use std::io::Write;
         std::io::stdout().write_all(&text).map_err(|e| format!("cannot write the output: {e}"))
     }
@@ -131,8 +156,9 @@ impl<'a> Build<'a> {
     /// `-o`, as older CMake asks).
     pub fn dependencies(&self, input: &Path, target: &str) -> Result<(), String> {
         let o = self.opts;
-        let kind = if o.deps_only_nonsystem { "-MM" } else { "-M" };
+        let kind = if o.deps_nonsystem { "-MM" } else { "-M" };
         let mut flags = vec![kind.to_string(), "-MT".into(), o.deps_target.clone().unwrap_or_else(|| target.to_string())];
+        // `-M -o f` writes the rule into f, as `-MF f` does.
         if let Some(f) = o.deps_file.as_ref().or(o.output.as_ref()) {
             flags.extend(["-MF".into(), f.display().to_string()]);
         }
@@ -158,7 +184,9 @@ impl<'a> Build<'a> {
         dflags.push(format!("-D__CUDA_ARCH__={}", self.arch * 10));
         dflags.push("-D__CUPRITE_DEVICE_PASS__".into());
         dflags.extend(self.common_cpp_flags());
-        dflags.extend(["-include".into(), "cuda_runtime.h".into(), input.display().to_string()]);
+        dflags.extend(["-include".into(), "cuda_runtime.h".into()]);
+        dflags.extend(self.pre_includes());
+        dflags.push(input.display().to_string());
         let device_ii = work("cudafe.device.ii");
         self.tools.run_to_file(&self.tools.cxx, &dflags, &device_ii)?;
 
@@ -181,13 +209,24 @@ impl<'a> Build<'a> {
         // Errors outside kernel template specializations are reported before the host
         // code is compiled; the specializations are known from the host object.
         let device = device_pass::check(&device_text, self.arch, self.opts)?;
+        if self.opts.syntax_only {
+            return Ok(());
+        }
 
         let host_text = read(&host_ii)?;
-        let (rewritten, _info) = host_rewrite::rewrite(&host_text);
+        let (rewritten, info) = host_rewrite::rewrite(&host_text);
+        if !info.misuse.is_empty() {
+            let sm = cuprite_front::SourceMap::new(&host_text);
+            for m in &info.misuse {
+                let d = cuprite_front::diag::Diagnostic::error(cuprite_front::ast::Span::new(m.start as u32, m.end as u32), m.message.clone());
+                eprint!("{}", cuprite_front::render(&d, &sm));
+            }
+            return Err(String::new());
+        }
         let host_cpp = work("cudafe1.cpp.ii");
         std::fs::write(&host_cpp, rewritten).map_err(|e| format!("cannot write {}: {e}", host_cpp.display()))?;
         let host_o = work("host.o");
-        let mut cflags = vec!["-c".to_string(), "-x".into(), "c++-cpp-output".into(), format!("-std={}", self.opts.std.clone().unwrap_or_else(|| "c++17".into()))];
+        let mut cflags = vec!["-c".to_string(), "-x".into(), "c++-cpp-output".into(), self.opts.std_flag()];
         cflags.extend(self.host_compile_flags());
         cflags.extend([host_cpp.display().to_string(), "-o".into(), host_o.display().to_string()]);
         self.tools.run(&self.tools.cxx, &cflags)?;
@@ -317,7 +356,9 @@ impl<'a> Build<'a> {
         }
         flags.extend(self.dependency_flags(object));
         flags.extend(self.host_compile_flags());
-        flags.extend([input.display().to_string(), "-o".into(), object.display().to_string()]);
+        // The language is Cuprite's decision (suffix or `-x`), not the host compiler's.
+        let lang = if kind == InputKind::C { "c" } else { "c++" };
+        flags.extend(["-x".into(), lang.into(), input.display().to_string(), "-o".into(), object.display().to_string()]);
         self.tools.run(&compiler, &flags).map(drop)
     }
 
@@ -335,10 +376,21 @@ impl<'a> Build<'a> {
         for l in &self.opts.libs {
             flags.push(format!("-l{l}"));
         }
-        for x in Options::split_commas(&self.opts.xlinker) {
+        // A prefix's lib64 has the runtime under CUDA's names; elsewhere `-lcudart` and
+        // its kind name Cuprite's runtime, linked below.
+        if self.prefix.is_some() {
+            flags.extend(self.opts.runtime_libs.iter().map(|l| format!("-l{l}")));
+        }
+        for x in &self.opts.xlinker {
             flags.push(format!("-Wl,{x}"));
         }
-        flags.extend(Options::split_commas(&self.opts.xcompiler).into_iter().filter(|f| f.starts_with("-f") || f.starts_with("-L") || f.starts_with("-l") || f.starts_with("-pthread")));
+        if self.opts.shared {
+            flags.push("-shared".into());
+        }
+        if self.opts.profile {
+            flags.push("-pg".into());
+        }
+        flags.extend(self.opts.xcompiler.iter().filter(|f| f.starts_with("-f") || f.starts_with("-L") || f.starts_with("-l") || f.starts_with("-pthread") || f.starts_with("-Wl,") || *f == "-shared" || *f == "-static").cloned());
         flags.extend(self.runtime_link_flags()?);
         self.tools.run(&self.tools.cxx, &flags).map(drop)
     }
@@ -349,6 +401,11 @@ impl<'a> Build<'a> {
     fn runtime_link_flags(&self) -> Result<Vec<String>, String> {
         let system = ["-lrt", "-lpthread", "-ldl", "-lm"].iter().map(|s| s.to_string());
         Ok(match (self.cudart, &self.prefix) {
+            // `-cudart none -lcudart` outside a prefix: the named runtime is Cuprite's.
+            (Cudart::None, None) if self.opts.runtime_libs.iter().any(|l| l != "cudadevrt") => {
+                let runtime = support_files::runtime_lib()?;
+                std::iter::once(runtime.display().to_string()).chain(system).chain(std::iter::once("-lutil".to_string())).collect()
+            }
             (Cudart::None, _) => Vec::new(),
             (Cudart::Static, Some(_)) => ["-lcudadevrt", "-lcudart_static"].iter().map(|s| s.to_string()).chain(system).collect(),
             (Cudart::Shared, Some(p)) => ["-lcudadevrt".to_string(), "-lcudart".into(), format!("-Wl,-rpath,{}", p.lib64().display())].into_iter().chain(system).collect(),

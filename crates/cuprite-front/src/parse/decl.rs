@@ -597,10 +597,7 @@ impl<'a> Parser<'a> {
     /// A declarator: pointer operators, the name (or a parenthesised declarator), then
     /// array and function suffixes. See `ast::Declarator` for the order of `derived`.
     pub(super) fn parse_declarator(&mut self, req: NameReq, ctx: DeclCtx) -> PResult<Declarator> {
-        self.enter_depth()?;
-        let r = self.parse_declarator_inner(req, ctx);
-        self.depth -= 1;
-        r
+        self.nested(|p| p.parse_declarator_inner(req, ctx))
     }
 
     fn parse_declarator_inner(&mut self, req: NameReq, ctx: DeclCtx) -> PResult<Declarator> {
@@ -922,10 +919,7 @@ impl<'a> Parser<'a> {
 
     /// `{ a, .x = b, [2] = c, { nested }, }`.
     pub(super) fn parse_init_list(&mut self) -> PResult<(Vec<InitItem>, Span)> {
-        self.enter_depth()?;
-        let r = self.with_gt(|p| p.parse_init_list_inner());
-        self.depth -= 1;
-        r
+        self.nested(|p| p.with_gt(|p| p.parse_init_list_inner()))
     }
 
     fn parse_init_list_inner(&mut self) -> PResult<(Vec<InitItem>, Span)> {

@@ -237,17 +237,11 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_cast_nested(&mut self) -> PResult<Expr> {
-        self.enter_depth()?;
-        let r = self.parse_cast();
-        self.depth -= 1;
-        r
+        self.nested(|p| p.parse_cast())
     }
 
     fn parse_unary(&mut self) -> PResult<Expr> {
-        self.enter_depth()?;
-        let r = self.parse_unary_inner();
-        self.depth -= 1;
-        r
+        self.nested(|p| p.parse_unary_inner())
     }
 
     fn parse_unary_inner(&mut self) -> PResult<Expr> {

@@ -78,7 +78,10 @@ pub(crate) struct Parser<'a> {
     member_templates: HashSet<&'a str>,
 }
 
-const MAX_DEPTH: u32 = 256;
+/// How deeply declarations, statements and expressions may nest. The parser's stack
+/// grows on the heap (`nested`), so this guards memory, not the thread's stack; it is
+/// far beyond what g++ takes in practice (an `else if` chain nests once per arm).
+const MAX_DEPTH: u32 = 20_000;
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a str, toks: Vec<Token>, sm: &'a SourceMap) -> Parser<'a> {
@@ -231,10 +234,18 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Runs a parsing step one level deeper, on a stack that grows as needed.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.enter_depth()?;
+        let r = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || f(self));
+        self.depth -= 1;
+        r
+    }
+
     fn enter_depth(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.err_here("expression or declaration nested too deeply"));
+            return Err(self.err_here(format!("declarations, statements and expressions nest more than {MAX_DEPTH} deep here (Cuprite's limit)")));
         }
         Ok(())
     }

@@ -89,10 +89,7 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn parse_stmt(&mut self) -> PResult<Stmt> {
-        self.enter_depth()?;
-        let r = self.parse_stmt_inner();
-        self.depth -= 1;
-        r
+        self.nested(|p| p.parse_stmt_inner())
     }
 
     fn parse_stmt_inner(&mut self) -> PResult<Stmt> {

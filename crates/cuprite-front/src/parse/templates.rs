@@ -218,10 +218,7 @@ impl<'a> Parser<'a> {
 
     /// `< args >` of a template-id (at `<`).
     pub(super) fn parse_template_args(&mut self) -> PResult<Vec<TemplateArg>> {
-        self.enter_depth()?;
-        let r = self.with_no_gt(|p| p.parse_template_args_inner());
-        self.depth -= 1;
-        r
+        self.nested(|p| p.with_no_gt(|p| p.parse_template_args_inner()))
     }
 
     fn parse_template_args_inner(&mut self) -> PResult<Vec<TemplateArg>> {

@@ -310,6 +310,10 @@ impl<'p> Interp<'p> {
     }
 
     fn rvalue(&mut self, e: &Expr) -> R<V> {
+        crate::deep(|| self.rvalue_here(e))
+    }
+
+    fn rvalue_here(&mut self, e: &Expr) -> R<V> {
         self.step()?;
         use ExprKind as K;
         let sp = e.span;

@@ -366,6 +366,10 @@ impl<'o> Checker<'o> {
     }
 
     pub(crate) fn expr(&mut self, e: &ast::Expr) -> Expr {
+        crate::deep(|| self.expr_here(e))
+    }
+
+    pub(crate) fn expr_here(&mut self, e: &ast::Expr) -> Expr {
         let sp = e.span;
         match &e.kind {
             ast::ExprKind::IntLit { value, suffix, radix } => {

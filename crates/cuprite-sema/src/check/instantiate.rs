@@ -64,6 +64,9 @@ impl<'o> Checker<'o> {
             },
         };
         let item = expand_item_packs(&item, &env);
+        if self.template_depth_exceeded(sp) {
+            return None;
+        }
         let chain = self.chain_with(display, sp);
         let saved = self.enter_template(d.scope.clone(), env.clone(), chain.clone(), d.in_system_header);
         let fid = self.declare_specialization(&d, &item);
@@ -676,7 +679,11 @@ trait Walk {
             _ => {}
         }
     }
-    fn expr(&mut self, e: &mut ast::Expr) {
+    fn expr(&mut self, e: &mut ast::Expr) -> () {
+        crate::deep(|| self.expr_here(e))
+    }
+
+    fn expr_here(&mut self, e: &mut ast::Expr) {
         if self.pre_expr(e) {
             return;
         }

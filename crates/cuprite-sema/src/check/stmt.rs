@@ -293,6 +293,10 @@ impl<'o> Checker<'o> {
     }
 
     pub(crate) fn stmt(&mut self, s: &ast::Stmt) -> Stmt {
+        crate::deep(|| self.stmt_here(s))
+    }
+
+    pub(crate) fn stmt_here(&mut self, s: &ast::Stmt) -> Stmt {
         let sp = s.span;
         let kind = match &s.kind {
             ast::StmtKind::Expr(e) => {

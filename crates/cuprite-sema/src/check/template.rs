@@ -143,6 +143,8 @@ pub(crate) struct Templates {
     pub env: Option<Env>,
     /// The instantiations that led here, outermost first: (what, where it was requested).
     pub chain: Vec<(String, Span)>,
+    /// The depth limit was reported (once: the recursion unwinds through every level).
+    pub depth_reported: bool,
     /// Functions made from templates (and members of class template specializations).
     pub fn_ctx: HashMap<FnId, FnInst>,
     pub rec_inst: HashMap<RecId, (TemplId, Vec<TArg>)>,
@@ -424,6 +426,32 @@ impl<'o> Checker<'o> {
             d = d.with_note(Some(*sp), format!("in instantiation of '{what}' requested here"));
         }
         d
+    }
+
+    /// g++'s limit on nested instantiations (`-ftemplate-depth`): beyond it, an error
+    /// naming the limit instead of endless recursion.
+    pub(crate) fn template_depth_exceeded(&mut self, sp: Span) -> bool {
+        let limit = self.opts.template_depth;
+        if self.tpl.chain.len() < limit as usize {
+            return false;
+        }
+        if !self.tpl.depth_reported {
+            // Reported even where errors are held back (a trial, a host declaration):
+            // the build cannot go on. Only the ends of the chain are shown, as g++ does.
+            self.tpl.depth_reported = true;
+            let mut d = Diagnostic::error(sp, format!("template instantiation depth exceeds maximum of {limit} (use '-ftemplate-depth=N' to increase the maximum)"));
+            let chain = &self.tpl.chain;
+            for (i, (what, at)) in chain.iter().enumerate().rev() {
+                if i + 5 == chain.len().saturating_sub(5) && chain.len() > 10 {
+                    d = d.with_note(None, format!("[{} instantiation contexts not shown]", chain.len() - 10));
+                }
+                if i + 5 >= chain.len() || i < 5 {
+                    d = d.with_note(Some(*at), format!("in instantiation of '{what}' requested here"));
+                }
+            }
+            self.diags.push(d);
+        }
+        true
     }
 
     pub(crate) fn chain_with(&self, what: String, sp: Span) -> Vec<(String, Span)> {
@@ -787,6 +815,13 @@ impl<'o> Checker<'o> {
     /// specialization, the most specialized matching partial specialization, or the
     /// primary template.
     pub(crate) fn instantiate_class(&mut self, t: TemplId, args: Vec<TArg>, sp: Span) -> Option<RecId> {
+        crate::deep(|| self.instantiate_class_here(t, args, sp))
+    }
+
+    pub(crate) fn instantiate_class_here(&mut self, t: TemplId, args: Vec<TArg>, sp: Span) -> Option<RecId> {
+        if self.template_depth_exceeded(sp) {
+            return None;
+        }
         let (name, scope, params, outer) = {
             let d = &self.tpl.defs[t];
             (d.name.clone(), d.scope.clone(), d.params.clone(), d.outer.clone())

@@ -322,6 +322,10 @@ impl<'m, 'a> FnLower<'m, 'a> {
     // ------------------------------------------------------------ places
 
     fn place(&mut self, e: &Expr) -> Place {
+        crate::deep(|| self.place_here(e))
+    }
+
+    fn place_here(&mut self, e: &Expr) -> Place {
         match &e.kind {
             ExprKind::Local(l) => Place::Local(ir::LocalId(l.0)),
             ExprKind::Global(g) => {
@@ -693,6 +697,10 @@ impl<'m, 'a> FnLower<'m, 'a> {
     }
 
     fn value(&mut self, e: &Expr) -> ValueId {
+        crate::deep(|| self.value_here(e))
+    }
+
+    fn value_here(&mut self, e: &Expr) -> ValueId {
         match self.value_opt(e) {
             Some(v) => v,
             None => self.iconst(0, ir::Type::I32),
@@ -1024,7 +1032,11 @@ impl<'m, 'a> FnLower<'m, 'a> {
         self.terminate(Terminator::Branch { cond: v, then, else_ });
     }
 
-    fn stmt(&mut self, s: &Stmt) {
+    fn stmt(&mut self, s: &Stmt) -> () {
+        crate::deep(|| self.stmt_here(s))
+    }
+
+    fn stmt_here(&mut self, s: &Stmt) {
         if !matches!(s.kind, StmtKind::Block(_)) {
             if let Some(l) = self.m.loc(s.span) {
                 self.loc = Some(l);

@@ -12,7 +12,11 @@
 //! The rewrite never adds or removes a line, so the host compiler's diagnostics point at
 //! the user's source (the text also keeps the preprocessor's linemarkers).
 
+mod misuse;
 mod scan;
+
+pub use misuse::Misuse;
+use misuse::{FnDecl, FnKind};
 
 use scan::{Kind, Tokens};
 
@@ -39,12 +43,15 @@ struct Edit {
 pub struct HostInfo {
     /// Source names of the kernels whose bodies became stubs.
     pub kernels: Vec<String>,
+    /// Calls nvcc rejects (`misuse.rs`); the build stops with them.
+    pub misuse: Vec<Misuse>,
 }
 
 pub fn rewrite(text: &str) -> (String, HostInfo) {
     let toks = scan::scan(text);
-    let mut rw = Rewriter { t: &toks, edits: Vec::new(), info: HostInfo::default() };
+    let mut rw = Rewriter { t: &toks, edits: Vec::new(), info: HostInfo::default(), fns: Vec::new() };
     rw.scope(0, toks.len(), Scope::Namespace);
+    rw.info.misuse = misuse::check(&toks, &rw.fns);
     rw.launches();
     rw.blank_keywords();
     let out = apply(text, rw.edits);
@@ -61,6 +68,8 @@ struct Rewriter<'a> {
     t: &'a Tokens<'a>,
     edits: Vec<Edit>,
     info: HostInfo,
+    /// Every function declaration, for the misuse check.
+    fns: Vec<FnDecl>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -195,6 +204,7 @@ impl<'a> Rewriter<'a> {
         let device = has("__device__");
         let host = has("__host__");
         let var_space = has("__constant__") || has("__managed__") || (device && !self.is_function(start, end));
+        self.record_function(start, end, body_close, scope, [global, device, host]);
         for &k in &top {
             if t.is(k, "__forceinline__") {
                 self.replace(k, k + 1, "inline");
@@ -234,6 +244,28 @@ impl<'a> Rewriter<'a> {
                 }
             }
         }
+    }
+
+    /// Notes a function declaration's name and kind (and a host body) for `misuse`.
+    fn record_function(&mut self, start: usize, end: usize, body_close: Option<usize>, scope: Scope, [global, device, host]: [bool; 3]) {
+        let t = self.t;
+        let Some(lparen) = self.declarator_parens(start, end) else { return };
+        if lparen == 0 || t.toks[lparen - 1].kind != Kind::Ident {
+            return;
+        }
+        let kind = match (scope, global, device, host) {
+            (Scope::Class, ..) => FnKind::Member,
+            (_, true, ..) => FnKind::Kernel,
+            (_, _, true, true) => FnKind::HostDevice,
+            (_, _, true, false) => FnKind::Device,
+            _ => FnKind::Host,
+        };
+        let template = t.is(start, "template");
+        let host_body = match (kind, body_close) {
+            (FnKind::Host, Some(close)) if !template => Some((end, close)),
+            _ => None,
+        };
+        self.fns.push(FnDecl { name: t.str(lparen - 1).to_string(), kind, host_body });
     }
 
     /// The tokens of `[start, end)` that are not inside a `{ }` group (the braces
