@@ -13,6 +13,9 @@ use std::path::Path;
 pub struct DeviceCheck {
     parsed: cuprite_front::ParseResult,
     checked: cuprite_sema::Checked,
+    /// `-w`: device warnings are not shown; `-Werror`: they are errors.
+    no_warnings: bool,
+    warnings_are_errors: bool,
 }
 
 fn report(diags: &[cuprite_front::diag::Diagnostic], sm: &cuprite_front::SourceMap) -> usize {
@@ -40,7 +43,7 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<DeviceChec
         relocatable: opts.relocatable()?,
     };
     match cuprite_sema::check(&parsed.tu, &sema_opts) {
-        Ok(checked) => Ok(DeviceCheck { parsed, checked }),
+        Ok(checked) => Ok(DeviceCheck { parsed, checked, no_warnings: opts.no_warnings, warnings_are_errors: opts.warnings_are_errors }),
         Err(diags) => {
             report(&diags, &parsed.source_map);
             Err(String::new())
@@ -77,8 +80,19 @@ pub fn instantiate_and_lower(dc: DeviceCheck, host_object: &Path) -> Result<Modu
     };
     let sm = &dc.parsed.source_map;
     match dc.checked.lower_with(&requests, sm) {
-        // Warnings are not shown on success (as before).
-        Ok(out) => Ok(out.module),
+        Ok(out) if dc.warnings_are_errors && !out.warnings.is_empty() => {
+            // As g++ -Werror: each warning is reported as an error.
+            let as_errors: Vec<_> =
+                out.warnings.into_iter().map(|mut d| { d.severity = cuprite_front::diag::Severity::Error; d }).collect();
+            report(&as_errors, sm);
+            Err(String::new())
+        }
+        Ok(out) => {
+            if !dc.no_warnings {
+                report(&out.warnings, sm);
+            }
+            Ok(out.module)
+        }
         Err(diags) => {
             report(&diags, sm);
             Err(String::new())

@@ -529,3 +529,20 @@ fn device_debug_does_not_contract_fma() {
         assert_eq!(text(&out.stdout), want, "{flags:?}");
     }
 }
+
+/// Device printf format mismatches are warnings with a caret, as g++'s -Wformat gives
+/// them; `-Werror all-warnings` makes them errors and `-w` silences them.
+#[test]
+fn device_printf_format_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "pf.cu", "#include <cstdio>\n__global__ void k(float f) { printf(\"%d\\n\", f); }\nint main() { return 0; }\n");
+    let exe = dir.path().join("pf");
+    let out = run_ok(cuprite().arg("-o").arg(&exe).arg(&src));
+    let err = text(&out.stderr);
+    assert!(err.contains("pf.cu:2:45: warning: format '%d' expects argument of type 'int', but argument 2 has type 'double' [-Wformat=]"), "{err}");
+    let out = cuprite().args(["-Werror", "all-warnings", "-o"]).arg(&exe).arg(&src).output().unwrap();
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("pf.cu:2:45: error: format '%d'"), "{}", text(&out.stderr));
+    let out = run_ok(cuprite().arg("-w").arg("-o").arg(&exe).arg(&src));
+    assert!(!text(&out.stderr).contains("warning"), "{}", text(&out.stderr));
+}

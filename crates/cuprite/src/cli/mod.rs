@@ -256,16 +256,26 @@ impl Options {
 
     /// The compute capability as a number (90 for sm_90): from -arch, else from the first
     /// -gencode, else nvcc 13's default.
+    /// The compute capability the program runs as: the highest of `-arch` and every
+    /// `-gencode arch=…,code=…` (a GPU runs the best image a fat binary has for it, and
+    /// the CPU device stands for the newest target the build names).
     pub fn compute_capability(&self) -> Result<u32, String> {
-        let spec = if let Some(a) = &self.arch {
-            Some(a.clone())
-        } else {
-            self.gencode.first().and_then(|g| g.split(',').find_map(|p| p.strip_prefix("arch=").map(str::to_string)))
-        };
-        match spec {
-            None => Ok(crate::DEFAULT_ARCH),
-            Some(s) => parse_arch(&s).ok_or_else(|| format!("Value '{s}' is not defined for option 'gpu-architecture'")),
+        let mut best: Option<u32> = None;
+        let mut consider = |n: u32| best = Some(best.map_or(n, |b| b.max(n)));
+        if let Some(s) = &self.arch {
+            consider(parse_arch(s).ok_or_else(|| format!("Value '{s}' is not defined for option 'gpu-architecture'"))?);
         }
+        for g in &self.gencode {
+            // `arch=compute_90,code=[compute_90,sm_90]`: every compute_/sm_ name counts
+            // (`lto_90` and the like name no runnable image).
+            for part in g.split(',') {
+                let name = part.trim_start_matches("code=").trim_start_matches("arch=").trim_matches(|c| c == '[' || c == ']' || c == '"');
+                if let Some(n) = parse_arch(name) {
+                    consider(n);
+                }
+            }
+        }
+        Ok(best.unwrap_or(crate::DEFAULT_ARCH))
     }
 
     pub fn opt_level(&self) -> Result<u8, String> {
