@@ -256,12 +256,13 @@ impl Options {
 
     /// The compute capability as a number (90 for sm_90): from -arch, else from the first
     /// -gencode, else nvcc 13's default.
-    /// The compute capability the program runs as: the highest of `-arch` and every
-    /// `-gencode arch=…,code=…` (a GPU runs the best image a fat binary has for it, and
-    /// the CPU device stands for the newest target the build names).
+    /// The compute capability the program runs as: the lowest of `-arch` and every
+    /// `-gencode arch=…,code=…`, whatever their order. A build for several architectures
+    /// must run on the oldest of them, so the CPU device stands for that one: its limits
+    /// are the strictest the build promises to meet. (CMake lists many: "75;80;…;120".)
     pub fn compute_capability(&self) -> Result<u32, String> {
         let mut best: Option<u32> = None;
-        let mut consider = |n: u32| best = Some(best.map_or(n, |b| b.max(n)));
+        let mut consider = |n: u32| best = Some(best.map_or(n, |b| b.min(n)));
         if let Some(s) = &self.arch {
             consider(parse_arch(s).ok_or_else(|| format!("Value '{s}' is not defined for option 'gpu-architecture'"))?);
         }

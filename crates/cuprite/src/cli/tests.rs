@@ -32,11 +32,11 @@ fn long_and_short_spellings_with_one_or_two_dashes() {
 #[test]
 fn gencode_sets_arch() {
     assert_eq!(ok(&["-gencode", "arch=compute_75,code=sm_75", "x.cu"]).compute_capability().unwrap(), 75);
-    // Several images: the program runs as the newest, whatever the order (CMake's
+    // Several images: the program runs as the oldest, whatever the order (CMake's
     // multi-architecture lines).
     let multi = ["--generate-code=arch=compute_90,code=[compute_90,sm_90]", "--generate-code=arch=compute_75,code=[compute_75,sm_75]", "x.cu"];
-    assert_eq!(ok(&multi).compute_capability().unwrap(), 90);
-    let multi = ["-gencode", "arch=compute_75,code=sm_75", "-gencode", "arch=compute_80,code=sm_80", "x.cu"];
+    assert_eq!(ok(&multi).compute_capability().unwrap(), 75);
+    let multi = ["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90", "x.cu"];
     assert_eq!(ok(&multi).compute_capability().unwrap(), 80);
 }
 
