@@ -151,3 +151,18 @@ fn if_constexpr_discards_the_other_branch() {
     );
     has_error("__global__ void k(int *o, int n) {\n  if constexpr (n > 2) o[0] = 1;\n}\n", 2, "if constexpr condition is not a constant expression");
 }
+
+/// A block-scope typedef names a type in a functional cast, as a file-scope one does
+/// (cuda-samples' interval: `typedef iv<T> I; I r = twice(I(x));`).
+#[test]
+fn block_scope_typedef_in_a_functional_cast() {
+    compile(
+        "template <class T> struct iv { T lo, hi; __device__ iv(T x) : lo(x), hi(x) {} };\n\
+         __global__ void k(float *out, float x) {\n\
+           typedef iv<float> I;\n\
+           typedef float F;\n\
+           I r = I(x);\n\
+           *out = r.lo + F(2);\n\
+         }\n",
+    );
+}

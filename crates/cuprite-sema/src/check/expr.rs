@@ -1306,6 +1306,12 @@ impl<'o> Checker<'o> {
                 return self.call_through_ptr(f, hargs, sp);
             }
         };
+        // A block-scope typedef: `I(x)` constructs (or casts to) the type, as at file scope.
+        if path.segments.len() == 1 && !path.global && self.shadowed_locally(&path.last().name) {
+            if let Some(Sym::Typedef(t)) = self.lookup(&path) {
+                return self.construct(t, args, sp);
+            }
+        }
         // A local or member object of class type: `f(args)` is `f.operator()(args)`.
         if path.segments.len() == 1 && !path.global {
             let n = &path.last().name;
