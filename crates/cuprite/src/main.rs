@@ -136,7 +136,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     }
     // `-dc` is `-c -rdc=true`.
     let rdc = opts.relocatable()?;
-    let compile_only = opts.compile_only || opts.dc;
+    let compile_only = opts.compile_only || opts.dc || opts.lib;
     let arch = opts.compute_capability()?;
     let opt_level = opts.opt_level()?;
     let cudart = opts.cudart()?;
@@ -183,7 +183,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
             }
             continue;
         }
-        let object = if compile_only {
+        let object = if compile_only && !opts.lib {
             object_name(opts, input)
         } else {
             build.work.join(format!("{i}-{}.o", input.file_stem().and_then(|s| s.to_str()).unwrap_or("input")))
@@ -197,6 +197,12 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
             InputKind::Cxx | InputKind::C => build.compile_host_source(input, kind, &object)?,
         }
         objects.push(object);
+    }
+    if opts.lib && !(opts.preprocess_only || opts.deps_only || opts.syntax_only) {
+        // `-lib`: the objects (device code as compiled: relocatable under -rdc) in one archive.
+        let output = opts.output.clone().unwrap_or_else(|| PathBuf::from("a.a"));
+        build.archive(&objects, &output)?;
+        return Ok(ExitCode::SUCCESS);
     }
     if compile_only || opts.preprocess_only || opts.deps_only || opts.syntax_only {
         return Ok(ExitCode::SUCCESS);

@@ -312,6 +312,19 @@ impl<'a> Build<'a> {
         }
     }
 
+    /// `-lib`: a static library of the objects (replacing an existing file, as nvcc does).
+    pub fn archive(&self, objects: &[PathBuf], output: &Path) -> Result<(), String> {
+        if output.exists() {
+            std::fs::remove_file(output).map_err(|e| format!("cannot replace {}: {e}", output.display()))?;
+        }
+        let ar = self.opts.archiver.clone().unwrap_or_else(|| "ar".into());
+        let mut args = vec!["rcs".to_string()];
+        args.extend(self.opts.xarchive.iter().cloned());
+        args.push(output.display().to_string());
+        args.extend(objects.iter().map(|o| o.display().to_string()));
+        self.tools.run(&ar, &args).map(drop)
+    }
+
     /// An object file with nothing in it (`-dlink` of objects without device code).
     pub fn empty_object(&self, output: &Path) -> Result<(), String> {
         let src = self.work.join("empty.c");

@@ -79,7 +79,6 @@ fn refused_outputs_say_why_and_fail() {
     for flag in ["-ptx", "-cubin", "-fatbin"] {
         fails_with(cuprite().current_dir(dir.path()).args([flag, "a.cu"]), &[flag, "Cuprite generates CPU code"]);
     }
-    fails_with(cuprite().current_dir(dir.path()).args(["-lib", "a.cu", "-o", "liba.a"]), &["-lib", "not supported yet"]);
     fails_with(cuprite().current_dir(dir.path()).args(["-r", "a.cu"]), &["-r:", "not supported yet"]);
 }
 

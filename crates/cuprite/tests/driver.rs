@@ -496,6 +496,10 @@ fn separable_compilation_three_ways() {
     run_ok(Command::new("ar").arg("rcs").arg(d.join("libdev.a")).arg(&objs[2]));
     run_ok(cuprite().arg("-o").arg(d.join("four")).args(&objs[..2]).arg("-L").arg(d).arg("-ldev"));
     check(&d.join("four"));
+    // `-lib -rdc=true`: the library nvcc would make, device code still relocatable.
+    run_ok(cuprite().args(["-lib", "-rdc=true"]).arg(src.join("library.cu")).arg("-o").arg(d.join("libdevlib.a")));
+    run_ok(cuprite().arg("-o").arg(d.join("six")).args(&objs[..2]).arg("-L").arg(d).arg("-ldevlib"));
+    check(&d.join("six"));
 
     // Without the library: nvlink's kind of error, naming what is missing and where.
     let out = cuprite().arg("-o").arg(d.join("five")).args(&objs[..2]).output().unwrap();

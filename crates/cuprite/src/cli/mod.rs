@@ -101,6 +101,11 @@ pub struct Options {
     pub dc: bool,
     /// `-dlink`: only the device link, into one object.
     pub dlink: bool,
+    /// `-lib`: compile the inputs and archive the objects into a static library.
+    pub lib: bool,
+    /// `-arbin`: the archiver for `-lib` (default `ar`), and `-Xarchive` options.
+    pub archiver: Option<String>,
+    pub xarchive: Vec<String>,
     /// `-cudart static|shared|none`.
     pub cudart: Option<String>,
     pub dryrun: bool,
@@ -181,6 +186,9 @@ impl Options {
             "device-c" => self.dc = true,
             "device-w" => (self.compile_only, self.rdc) = (true, Some("false".into())),
             "device-link" => self.dlink = true,
+            "lib" => self.lib = true,
+            "archiver-binary" => self.archiver = Some(value()),
+            "archive-options" => self.xarchive.extend(list().iter().flat_map(|v| parse::shell_words(v))),
             "cudart" => self.cudart = Some(value()),
             "link" => {}
             "run" => self.run = true,
