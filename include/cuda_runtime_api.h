@@ -97,8 +97,14 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
 cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
 cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
                               cudaStream_t stream __CUPRITE_D(0));
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream __CUPRITE_D(0));
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
+/* CUDA 13's forms, with a memory location; the pre-13 forms (a device number,
+ * cudaCpuDeviceId for the host) remain as C++ overloads below. */
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream __CUPRITE_D(0));
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
 
 /* symbols */
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
@@ -215,4 +221,20 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 
 __CUPRITE_END_C
 
+
+#ifdef __cplusplus
+/* The pre-CUDA-13 forms of the unified-memory hints: a device number, or cudaCpuDeviceId. */
+static inline struct cudaMemLocation __cuprite_location_of(int device) {
+    struct cudaMemLocation l;
+    l.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    l.id = device == cudaCpuDeviceId ? 0 : device;
+    return l;
+}
+static inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream = 0) {
+    return cudaMemPrefetchAsync(devPtr, count, __cuprite_location_of(dstDevice), 0u, stream);
+}
+static inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device) {
+    return cudaMemAdvise(devPtr, count, advice, __cuprite_location_of(device));
+}
+#endif
 #endif /* __CUDA_RUNTIME_API_H__ */

@@ -672,4 +672,67 @@ typedef struct cudaLaunchParams cudaLaunchParams;
 typedef void (CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 typedef void (CUDART_CB *cudaHostFn_t)(void *userData);
 
+
+/* ---- memory locations, access policy windows, launch/stream attributes (CUDA 11–13) --
+ * On the CPU device these are hints without effect on results: accepted and stored. */
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3,
+    cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+    enum cudaMemLocationType type;
+    int id;
+};
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal = 0,
+    cudaAccessPropertyStreaming = 1,
+    cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    enum cudaAccessProperty hitProp;
+    enum cudaAccessProperty missProp;
+};
+enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto = 1,
+    cudaSyncPolicySpin = 2,
+    cudaSyncPolicyYield = 3,
+    cudaSyncPolicyBlockingSync = 4
+};
+typedef enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0,
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    cudaLaunchAttributeClusterDimension = 4,
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    cudaLaunchAttributePriority = 8
+} cudaLaunchAttributeID;
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    struct cudaAccessPolicyWindow accessPolicyWindow;
+    int cooperative;
+    enum cudaSynchronizationPolicy syncPolicy;
+    struct { unsigned int x, y, z; } clusterDim;
+    int programmaticStreamSerializationAllowed;
+    int priority;
+} cudaLaunchAttributeValue;
+typedef cudaLaunchAttributeID cudaStreamAttrID;
+typedef cudaLaunchAttributeValue cudaStreamAttrValue;
+typedef cudaLaunchAttributeID cudaKernelNodeAttrID;
+typedef cudaLaunchAttributeValue cudaKernelNodeAttrValue;
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+#define cudaKernelNodeAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaKernelNodeAttributeCooperative cudaLaunchAttributeCooperative
+#define cudaKernelNodeAttributePriority cudaLaunchAttributePriority
+
 #endif /* __DRIVER_TYPES_H__ */

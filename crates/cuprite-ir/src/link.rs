@@ -45,12 +45,21 @@ pub fn link(units: Vec<Unit>) -> Result<Module, Vec<String>> {
             };
             mp.files.push(FileId(id as u32));
         }
+        // (Two classes of one unit stay two, even where name and layout agree: only
+        // classes of different units are unified.)
+        let mut taken: std::collections::HashSet<StructId> = std::collections::HashSet::new();
         for (i, s) in m.structs.iter().enumerate() {
-            let key = struct_key(s);
-            let id = *struct_keys.entry(key).or_insert_with(|| {
-                struct_src.push((u, i));
-                StructId(struct_src.len() as u32 - 1)
-            });
+            let key = struct_key(m, s);
+            let id = match struct_keys.get(&key) {
+                Some(id) if !taken.contains(id) => *id,
+                _ => {
+                    struct_src.push((u, i));
+                    let id = StructId(struct_src.len() as u32 - 1);
+                    struct_keys.entry(key).or_insert(id);
+                    id
+                }
+            };
+            taken.insert(id);
             mp.structs.push(id);
         }
         for (i, g) in m.globals.iter().enumerate() {
@@ -76,7 +85,7 @@ pub fn link(units: Vec<Unit>) -> Result<Module, Vec<String>> {
             }
             let key = match &f.kind {
                 FunctionKind::Kernel { stub_symbol, .. } => Some(format!("kernel {stub_symbol}")),
-                FunctionKind::Device => f.symbol.clone(),
+                FunctionKind::Device => f.symbol.as_ref().map(|s| fn_key(m, s, f)),
             };
             let shared_def = key.as_ref().and_then(|k| fn_defs.get(k).copied());
             let id = shared_def.unwrap_or_else(|| {
@@ -97,7 +106,7 @@ pub fn link(units: Vec<Unit>) -> Result<Module, Vec<String>> {
     for (u, unit) in units.iter().enumerate() {
         let m = &unit.module;
         for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| f.blocks.is_empty()) {
-            match f.symbol.as_ref().and_then(|s| fn_defs.get(s)) {
+            match f.symbol.as_ref().and_then(|s| fn_defs.get(&fn_key(m, s, f))) {
                 Some(id) => maps[u].funcs[i] = Some(*id),
                 None => errors.push(format!(
                     "undefined reference to device function '{}' ({}) in '{}'",
@@ -149,9 +158,29 @@ pub fn link(units: Vec<Unit>) -> Result<Module, Vec<String>> {
     Ok(out)
 }
 
-/// Classes are one class across units when name and layout agree.
-fn struct_key(s: &StructDef) -> String {
-    let fields: Vec<String> = s.fields.iter().map(|f| format!("{}@{}", f.name, f.offset)).collect();
+/// A function's identity across units: its symbol and its signature (types spelled with
+/// class names), so that two functions whose symbols coincide (a mangling Cuprite gets
+/// wrong for some template instance) are never taken for one.
+fn fn_key(m: &Module, symbol: &str, f: &Function) -> String {
+    let params: Vec<String> = f.params.iter().map(|p| ty(m, &f.locals[p.index()].ty)).collect();
+    format!("{symbol}|({})->{}", params.join(","), ty(m, &f.ret))
+}
+
+/// A type spelled with class names instead of unit-local ids.
+fn ty(m: &Module, t: &Type) -> String {
+    match t {
+        Type::Struct(id) => m.structs.get(id.index()).map_or_else(|| "?".to_string(), |d| format!("struct {}", d.name)),
+        Type::Ptr(p) => format!("*{}", ty(m, p)),
+        Type::Array(e, n) => format!("[{}; {n}]", ty(m, e)),
+        Type::FnPtr(sig) => format!("fn({})->{}", sig.params.iter().map(|p| ty(m, p)).collect::<Vec<_>>().join(","), ty(m, &sig.ret)),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Classes are one class across units when name and layout agree, field types included
+/// (classes named by their names).
+fn struct_key(m: &Module, s: &StructDef) -> String {
+    let fields: Vec<String> = s.fields.iter().map(|f| format!("{}:{}@{}", f.name, ty(m, &f.ty), f.offset)).collect();
     format!("{}|{}|{}|{}|{}", s.name, s.is_union, s.size, s.align, fields.join(","))
 }
 

@@ -529,12 +529,40 @@ pub extern "C" fn cudaMemset3DAsync(p: PitchedPtr, value: c_int, e: Extent, st: 
     api(|| set_3d(p, value, e, Some(st)))
 }
 
-#[no_mangle]
-pub extern "C" fn cudaMemPrefetchAsync(_p: *const c_void, _n: usize, _dev: c_int, st: *mut c_void) -> CudaError {
-    api(|| stream::resolve(st).map(|_| ()))
+/// `struct cudaMemLocation` (CUDA 13's unified-memory hints name a location, not a device).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct MemLocation {
+    kind: c_int,
+    id: c_int,
 }
 
+/// A location the hints may name: the device (there is one) or the host.
+fn check_location(l: MemLocation) -> Result<()> {
+    match l.kind {
+        1 if l.id == 0 => Ok(()),
+        1 => Err(error::INVALID_DEVICE),
+        2..=4 => Ok(()),
+        _ => Err(error::INVALID_VALUE),
+    }
+}
+
+/// Prefetching moves nothing: device memory is host memory on the CPU device.
 #[no_mangle]
-pub extern "C" fn cudaMemAdvise(_p: *const c_void, _n: usize, _advice: c_int, _dev: c_int) -> CudaError {
-    0
+pub extern "C" fn cudaMemPrefetchAsync(_p: *const c_void, _n: usize, loc: MemLocation, _flags: c_uint, st: *mut c_void) -> CudaError {
+    api(|| {
+        check_location(loc)?;
+        stream::resolve(st).map(|_| ())
+    })
+}
+
+/// Advice changes placement only, never results: accepted once its arguments are valid.
+#[no_mangle]
+pub extern "C" fn cudaMemAdvise(_p: *const c_void, _n: usize, advice: c_int, loc: MemLocation) -> CudaError {
+    api(|| {
+        if !(1..=6).contains(&advice) {
+            return Err(error::INVALID_VALUE);
+        }
+        check_location(loc)
+    })
 }

@@ -124,3 +124,50 @@ pub extern "C" fn cudaStreamGetPriority(s: *mut c_void, p: *mut c_int) -> CudaEr
 pub extern "C" fn cudaStreamAttachMemAsync(s: *mut c_void, _p: *mut c_void, _len: usize, _flags: c_uint) -> CudaError {
     api(|| stream::resolve(s).map(|_| ()))
 }
+
+/// Stream attributes (`cudaStreamSetAttribute`): on the CPU device they are hints (access
+/// policy windows, synchronisation policy, priority) without effect on results; each
+/// stream keeps what was set, so that `cudaStreamGetAttribute` reads it back.
+fn stream_attributes() -> &'static std::sync::Mutex<std::collections::HashMap<(usize, c_int), [u8; 64]>> {
+    static ATTRS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<(usize, c_int), [u8; 64]>>> = std::sync::OnceLock::new();
+    ATTRS.get_or_init(Default::default)
+}
+
+/// The attribute ids a stream accepts (`cudaLaunchAttributeID`).
+fn stream_attribute_ok(attr: c_int) -> bool {
+    matches!(attr, 1 | 3 | 8)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamSetAttribute(s: *mut c_void, attr: c_int, value: *const [u8; 64]) -> CudaError {
+    api(|| {
+        stream::resolve(s)?;
+        if value.is_null() || !stream_attribute_ok(attr) {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: the caller passes a cudaLaunchAttributeValue, a 64-byte union.
+        let v = unsafe { *value };
+        stream_attributes().lock().unwrap_or_else(|e| e.into_inner()).insert((s as usize, attr), v);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaStreamGetAttribute(s: *mut c_void, attr: c_int, out: *mut [u8; 64]) -> CudaError {
+    api(|| {
+        stream::resolve(s)?;
+        if out.is_null() || !stream_attribute_ok(attr) {
+            return Err(error::INVALID_VALUE);
+        }
+        let v = stream_attributes().lock().unwrap_or_else(|e| e.into_inner()).get(&(s as usize, attr)).copied().unwrap_or([0; 64]);
+        // SAFETY: the caller passes room for a cudaLaunchAttributeValue.
+        unsafe { *out = v };
+        Ok(())
+    })
+}
+
+/// There is no L2 cache to hold persisting lines on the CPU device: nothing to reset.
+#[no_mangle]
+pub extern "C" fn cudaCtxResetPersistingL2Cache() -> CudaError {
+    api(|| ctx().check())
+}
