@@ -250,6 +250,72 @@ static __inline__ cudaError_t cudaMallocHost(void **ptr, size_t size, unsigned i
     return ::cudaHostAlloc(ptr, size, flags);
 }
 
+/* Legacy texture references: host objects whose fields the program sets before binding;
+ * the device object registers each one with the runtime (docs/ARCHITECTURE.md). */
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct texture : public textureReference {
+    texture(int norm = 0, enum cudaTextureFilterMode fMode = cudaFilterModePoint,
+            enum cudaTextureAddressMode aMode = cudaAddressModeClamp) {
+        __cuprite_init(norm, fMode, aMode, cudaCreateChannelDesc<T>());
+    }
+    texture(int norm, enum cudaTextureFilterMode fMode, enum cudaTextureAddressMode aMode,
+            struct cudaChannelFormatDesc desc) {
+        __cuprite_init(norm, fMode, aMode, desc);
+    }
+
+private:
+    void __cuprite_init(int norm, enum cudaTextureFilterMode fMode, enum cudaTextureAddressMode aMode,
+                        struct cudaChannelFormatDesc desc) {
+        memset((textureReference *)this, 0, sizeof(textureReference));
+        normalized = norm;
+        filterMode = fMode;
+        addressMode[0] = addressMode[1] = addressMode[2] = aMode;
+        channelDesc = desc;
+        __cudaReserved[0] = mode;
+        __cudaReserved[1] = dim;
+    }
+};
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __inline__ cudaError_t cudaBindTexture(size_t *offset, const struct texture<T, dim, mode> &tex, const void *devPtr,
+                                              const struct cudaChannelFormatDesc &desc, size_t size = UINT_MAX) {
+    return ::cudaBindTexture(offset, &tex, devPtr, &desc, size);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __inline__ cudaError_t cudaBindTexture(size_t *offset, const struct texture<T, dim, mode> &tex, const void *devPtr,
+                                              size_t size = UINT_MAX) {
+    return ::cudaBindTexture(offset, &tex, devPtr, &tex.channelDesc, size);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __inline__ cudaError_t cudaBindTexture2D(size_t *offset, const struct texture<T, dim, mode> &tex, const void *devPtr,
+                                                const struct cudaChannelFormatDesc &desc, size_t width, size_t height,
+                                                size_t pitch) {
+    return ::cudaBindTexture2D(offset, &tex, devPtr, &desc, width, height, pitch);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __inline__ cudaError_t cudaBindTexture2D(size_t *offset, const struct texture<T, dim, mode> &tex, const void *devPtr,
+                                                size_t width, size_t height, size_t pitch) {
+    return ::cudaBindTexture2D(offset, &tex, devPtr, &tex.channelDesc, width, height, pitch);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __inline__ cudaError_t cudaBindTextureToArray(const struct texture<T, dim, mode> &tex, cudaArray_const_t array,
+                                                     const struct cudaChannelFormatDesc &desc) {
+    return ::cudaBindTextureToArray(&tex, array, &desc);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __inline__ cudaError_t cudaBindTextureToArray(const struct texture<T, dim, mode> &tex, cudaArray_const_t array) {
+    struct cudaChannelFormatDesc desc;
+    cudaError_t err = ::cudaGetChannelDesc(&desc, array);
+    return err == cudaSuccess ? ::cudaBindTextureToArray(&tex, array, &desc) : err;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __inline__ cudaError_t cudaUnbindTexture(const struct texture<T, dim, mode> &tex) {
+    return ::cudaUnbindTexture(&tex);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __inline__ cudaError_t cudaGetTextureAlignmentOffset(size_t *offset, const struct texture<T, dim, mode> &tex) {
+    return ::cudaGetTextureAlignmentOffset(offset, &tex);
+}
+
 #endif /* __cplusplus && !__CUPRITE_DEVICE_PASS__ */
 
 #endif /* __CUDA_RUNTIME_H__ */

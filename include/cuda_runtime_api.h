@@ -204,6 +204,16 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hO
                                    enum cudaMemcpyKind kind __CUPRITE_D(cudaMemcpyDeviceToDevice));
 
 /* Texture and surface objects. */
+/* Legacy texture references (removed in CUDA 12; Cuprite keeps them). */
+cudaError_t cudaBindTexture(size_t *offset, const struct textureReference *texref, const void *devPtr,
+                            const struct cudaChannelFormatDesc *desc, size_t size);
+cudaError_t cudaBindTexture2D(size_t *offset, const struct textureReference *texref, const void *devPtr,
+                              const struct cudaChannelFormatDesc *desc, size_t width, size_t height, size_t pitch);
+cudaError_t cudaBindTextureToArray(const struct textureReference *texref, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc *desc);
+cudaError_t cudaUnbindTexture(const struct textureReference *texref);
+cudaError_t cudaGetTextureAlignmentOffset(size_t *offset, const struct textureReference *texref);
+cudaError_t cudaGetTextureReference(const struct textureReference **texref, const void *symbol);
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
                                     const struct cudaTextureDesc *pTexDesc,
                                     const struct cudaResourceViewDesc *pResViewDesc);

@@ -28,4 +28,20 @@ struct cudaTextureDesc {
     int seamlessCubemap;
 };
 typedef struct cudaTextureDesc cudaTextureDesc;
+/* The legacy texture reference (CUDA <= 11). Cuprite's texture<> constructor keeps its
+ * read mode in __cudaReserved[0] and its dimension in __cudaReserved[1]. */
+struct textureReference {
+    int normalized;
+    enum cudaTextureFilterMode filterMode;
+    enum cudaTextureAddressMode addressMode[3];
+    struct cudaChannelFormatDesc channelDesc;
+    int sRGB;
+    unsigned int maxAnisotropy;
+    enum cudaTextureFilterMode mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    int disableTrilinearOptimization;
+    int __cudaReserved[14];
+};
 #endif

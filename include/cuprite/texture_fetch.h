@@ -51,6 +51,56 @@ template <class T> __device__ T tex2DLayered(cudaTextureObject_t t, float x, flo
     return r;
 }
 
+/* Legacy texture references (CUDA <= 11). A file-scope `texture<T, dim, mode> r;` is a
+ * device global (the device compiler treats every `texture<...>` variable as __device__)
+ * whose one field is the handle of the texture object that the runtime creates from the
+ * host object's fields at each cudaBindTexture*; 0 while unbound. The fetches pass
+ * __CUPRITE_UNBOUND_TEXREF for 0, which the runtime reports as cudaErrorInvalidTexture. */
+template <class T, int dim = 1, int mode = cudaReadModeElementType>
+struct texture {
+    unsigned long long __cuprite_obj;
+};
+#define __CUPRITE_UNBOUND_TEXREF 1ull
+#define __CUPRITE_TEXREF(t) ((t).__cuprite_obj ? (t).__cuprite_obj : __CUPRITE_UNBOUND_TEXREF)
+
+template <class T> __device__ T tex1Dfetch(texture<T, 1, 0> t, int x) {
+    return tex1Dfetch<T>(__CUPRITE_TEXREF(t), x);
+}
+template <class T> __device__ T tex1D(texture<T, 1, 0> t, float x) {
+    return tex1D<T>(__CUPRITE_TEXREF(t), x);
+}
+template <class T> __device__ T tex2D(texture<T, 2, 0> t, float x, float y) {
+    return tex2D<T>(__CUPRITE_TEXREF(t), x, y);
+}
+template <class T> __device__ T tex3D(texture<T, 3, 0> t, float x, float y, float z) {
+    return tex3D<T>(__CUPRITE_TEXREF(t), x, y, z);
+}
+/* cudaReadModeNormalizedFloat: the result is float, float1, float2 or float4, one
+ * overload set per integer texel type. */
+#define __CUPRITE_TEXREF_NF(T, R) \
+    static __device__ R tex1Dfetch(texture<T, 1, 1> t, int x) { return tex1Dfetch<R>(__CUPRITE_TEXREF(t), x); } \
+    static __device__ R tex1D(texture<T, 1, 1> t, float x) { return tex1D<R>(__CUPRITE_TEXREF(t), x); } \
+    static __device__ R tex2D(texture<T, 2, 1> t, float x, float y) { return tex2D<R>(__CUPRITE_TEXREF(t), x, y); } \
+    static __device__ R tex3D(texture<T, 3, 1> t, float x, float y, float z) { return tex3D<R>(__CUPRITE_TEXREF(t), x, y, z); }
+__CUPRITE_TEXREF_NF(char, float)
+__CUPRITE_TEXREF_NF(signed char, float)
+__CUPRITE_TEXREF_NF(unsigned char, float)
+__CUPRITE_TEXREF_NF(short, float)
+__CUPRITE_TEXREF_NF(unsigned short, float)
+__CUPRITE_TEXREF_NF(char1, float1)
+__CUPRITE_TEXREF_NF(uchar1, float1)
+__CUPRITE_TEXREF_NF(short1, float1)
+__CUPRITE_TEXREF_NF(ushort1, float1)
+__CUPRITE_TEXREF_NF(char2, float2)
+__CUPRITE_TEXREF_NF(uchar2, float2)
+__CUPRITE_TEXREF_NF(short2, float2)
+__CUPRITE_TEXREF_NF(ushort2, float2)
+__CUPRITE_TEXREF_NF(char4, float4)
+__CUPRITE_TEXREF_NF(uchar4, float4)
+__CUPRITE_TEXREF_NF(short4, float4)
+__CUPRITE_TEXREF_NF(ushort4, float4)
+#undef __CUPRITE_TEXREF_NF
+
 template <class T> __device__ T surf1Dread(cudaSurfaceObject_t s, int x, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     T r;
     __cuprite_surf_access(s, 1, x, 0, 0, &r, sizeof(T), m, 0);

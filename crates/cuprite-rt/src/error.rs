@@ -13,6 +13,7 @@ pub const INVALID_CONFIGURATION: CudaError = 9;
 pub const INVALID_PITCH_VALUE: CudaError = 12;
 pub const INVALID_SYMBOL: CudaError = 13;
 pub const INVALID_DEVICE_POINTER: CudaError = 17;
+pub const INVALID_TEXTURE_BINDING: CudaError = 19;
 pub const INVALID_MEMCPY_DIRECTION: CudaError = 21;
 pub const MISSING_CONFIGURATION: CudaError = 52;
 pub const INVALID_DEVICE_FUNCTION: CudaError = 98;

@@ -10,6 +10,7 @@ pub mod launch;
 pub mod memory;
 pub mod stream;
 pub mod symbol;
+pub mod texref;
 pub mod texture;
 
 use crate::error::{self, Result};

@@ -40,11 +40,23 @@ pub extern "C" fn cudaCreateTextureObject(
             return Err(error::NOT_SUPPORTED); // resource views: not yet
         }
         ctx().check()?;
-        let t = TexObj::new(unsafe { &*res }, unsafe { &*tex })?;
-        let h = Box::into_raw(Box::new(t)) as u64;
-        remember(&TEXTURES, h);
-        out(p, h)
+        out(p, create_texture(unsafe { &*res }, unsafe { &*tex })?)
     })
+}
+
+/// A new texture object's handle (also behind each texture-reference binding).
+pub(super) fn create_texture(res: &ResourceDesc, tex: &TextureDesc) -> Result<u64> {
+    let t = TexObj::new(res, tex)?;
+    let h = Box::into_raw(Box::new(t)) as u64;
+    remember(&TEXTURES, h);
+    Ok(h)
+}
+
+/// Retires an object made by [`create_texture`] (a rebound or unbound reference's).
+pub(super) fn retire_texture(h: u64) {
+    if let Ok(t) = texture(h) {
+        t.live = false;
+    }
 }
 
 fn texture<'a>(h: u64) -> Result<&'a mut TexObj> {

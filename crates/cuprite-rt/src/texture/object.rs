@@ -10,6 +10,11 @@ use std::ffi::{c_char, c_void};
 pub const INVALID_FILTER_SETTING: CudaError = 26;
 pub const INVALID_NORM_SETTING: CudaError = 27;
 pub const MISALIGNED_ADDRESS: CudaError = 716;
+pub const INVALID_TEXTURE: CudaError = 18;
+
+/// The handle device code passes for a texture reference that is not bound
+/// (`__CUPRITE_UNBOUND_TEXREF` in `include/cuprite/texture_fetch.h`; never an address).
+pub const UNBOUND_REFERENCE: u64 = 1;
 
 pub const RES_ARRAY: i32 = 0;
 pub const RES_MIPMAPPED: i32 = 1;
@@ -41,6 +46,27 @@ struct Pitch2DRes {
     width: usize,
     height: usize,
     pitch: usize,
+}
+
+impl ResourceDesc {
+    fn with<T>(res_type: i32, r: T) -> ResourceDesc {
+        const { assert!(std::mem::size_of::<T>() <= 128) };
+        let mut d = ResourceDesc { res_type, res: [0; 16], flags: 0 };
+        unsafe { (d.res.as_mut_ptr() as *mut T).write(r) };
+        d
+    }
+
+    pub fn array(a: *const Array) -> ResourceDesc {
+        ResourceDesc::with(RES_ARRAY, a)
+    }
+
+    pub fn linear(dev_ptr: *const c_void, desc: ChannelDesc, size: usize) -> ResourceDesc {
+        ResourceDesc::with(RES_LINEAR, LinearRes { dev_ptr: dev_ptr as _, desc, size })
+    }
+
+    pub fn pitch2d(dev_ptr: *const c_void, desc: ChannelDesc, width: usize, height: usize, pitch: usize) -> ResourceDesc {
+        ResourceDesc::with(RES_PITCH2D, Pitch2DRes { dev_ptr: dev_ptr as _, desc, width, height, pitch })
+    }
 }
 
 /// `struct cudaTextureDesc`.
@@ -291,6 +317,7 @@ impl SurfObj {
 const MSG_BAD_TEXTURE: &[u8] = b"texture fetch through a texture object that does not exist (never created, or destroyed)\0";
 const MSG_TEX_LINEAR: &[u8] = b"tex1D/tex2D/tex3D on a texture object over linear memory (only tex1Dfetch reads linear memory)\0";
 const MSG_FETCH_ARRAY: &[u8] = b"tex1Dfetch on a texture object that is not over linear memory\0";
+const MSG_UNBOUND_REF: &[u8] = b"texture fetch through a texture reference that is not bound (cudaBindTexture*)\0";
 const MSG_BAD_SURFACE: &[u8] = b"surface access through a surface object that does not exist\0";
 const MSG_MISALIGNED: &[u8] = b"surface access at a byte offset that is not a multiple of the access size\0";
 const MSG_SURF_TRAP: &[u8] = b"surface access out of bounds with cudaBoundaryModeTrap\0";
@@ -319,6 +346,9 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
     size: u32,
     msg: *mut *const c_char,
 ) -> i32 {
+    if obj == UNBOUND_REFERENCE {
+        return fail(msg, MSG_UNBOUND_REF, INVALID_TEXTURE);
+    }
     let t = obj as *const TexObj;
     if t.is_null() || !(*t).live {
         return fail(msg, MSG_BAD_TEXTURE, error::LAUNCH_FAILURE);
@@ -342,6 +372,9 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
 /// As `__cuprite_tex_fetch`.
 #[no_mangle]
 pub unsafe extern "C" fn __cuprite_tex_fetch_int(obj: u64, i: i32, out: *mut c_void, size: u32, msg: *mut *const c_char) -> i32 {
+    if obj == UNBOUND_REFERENCE {
+        return fail(msg, MSG_UNBOUND_REF, INVALID_TEXTURE);
+    }
     let t = obj as *const TexObj;
     if t.is_null() || !(*t).live {
         return fail(msg, MSG_BAD_TEXTURE, error::LAUNCH_FAILURE);

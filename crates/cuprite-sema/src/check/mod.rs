@@ -338,7 +338,7 @@ impl<'o> Checker<'o> {
             VarSpace::Constant
         } else if q.managed {
             VarSpace::Managed
-        } else if q.device {
+        } else if q.device || self.is_texture_reference(&ty) {
             VarSpace::Global
         } else {
             VarSpace::Host
@@ -420,6 +420,14 @@ impl<'o> Checker<'o> {
                 }
             }
         }
+    }
+
+    /// A legacy `texture<T, dim, mode>` reference (declared by `cuprite/texture_fetch.h`):
+    /// a device global without `__device__`, the cell holding its bound texture object.
+    fn is_texture_reference(&self, ty: &QTy) -> bool {
+        let Ty::Record(r) = &ty.ty else { return false };
+        let d = self.prog.types.rec(*r);
+        d.scope.is_empty() && d.name.as_deref().is_some_and(|n| n.starts_with("texture<"))
     }
 
     fn init_array_len(&mut self, _elem: &QTy, init: &ast::Initializer) -> Option<u64> {

@@ -232,6 +232,11 @@ impl<'a> Rewriter<'a> {
             }
             return;
         }
+        if scope == Scope::Namespace && !self.is_function(start, end) && self.is_texture_reference(&top) {
+            // The device object registers it as the host side of the reference's cell.
+            self.edits.push(Edit { start: t.toks[start].start, end: t.toks[start].start, text: "__attribute__((used)) ".into() });
+            return;
+        }
         if var_space && !global && !self.is_function(start, end) && scope == Scope::Namespace {
             // A host shadow's definition (not an `extern` declaration).
             let has_init = top.iter().any(|&k| t.is(k, "=") || t.is(k, "{"));
@@ -266,6 +271,13 @@ impl<'a> Rewriter<'a> {
             _ => None,
         };
         self.fns.push(FnDecl { name: t.str(lparen - 1).to_string(), kind, host_body });
+    }
+
+    /// A legacy texture reference's definition: `[static] texture<...> name;`.
+    fn is_texture_reference(&self, top: &[usize]) -> bool {
+        let t = self.t;
+        let words: Vec<usize> = top.iter().copied().skip_while(|&k| t.is(k, "static")).collect();
+        matches!(words.as_slice(), [k, lt, ..] if t.is(*k, "texture") && t.is(*lt, "<")) && !top.iter().any(|&k| t.is(k, "extern"))
     }
 
     /// The tokens of `[start, end)` that are not inside a `{ }` group (the braces
