@@ -15,6 +15,7 @@
 #define CUPRITE_COOPERATIVE_GROUPS_H
 
 #include "cuda_runtime.h"
+#include <string.h> /* memcpy: shuffles of any type */
 
 namespace cooperative_groups {
 
@@ -54,6 +55,35 @@ __device__ __forceinline__ unsigned int pack_bits(unsigned int mask, unsigned in
     }
     return out;
 }
+
+/* Shuffles of any type: the warp builtins take the arithmetic types directly; any other
+ * trivially copyable type (uint4, a struct) travels as 32-bit words. One function per
+ * kind, so that each use is one warp collective. */
+#define __CUPRITE_CG_SHFL_TYPE(NAME, BUILTIN, T)                                                  \
+    __device__ __forceinline__ T NAME(unsigned int mask, T v, int arg, int width) {              \
+        return BUILTIN(mask, v, arg, width);                                                       \
+    }
+#define __CUPRITE_CG_SHFL(NAME, BUILTIN)                                                           \
+    __CUPRITE_CG_SHFL_TYPE(NAME, BUILTIN, int)                                                     \
+    __CUPRITE_CG_SHFL_TYPE(NAME, BUILTIN, unsigned int)                                            \
+    __CUPRITE_CG_SHFL_TYPE(NAME, BUILTIN, long long)                                               \
+    __CUPRITE_CG_SHFL_TYPE(NAME, BUILTIN, unsigned long long)                                      \
+    __CUPRITE_CG_SHFL_TYPE(NAME, BUILTIN, float)                                                   \
+    __CUPRITE_CG_SHFL_TYPE(NAME, BUILTIN, double)                                                  \
+    template <class T> __device__ T NAME(unsigned int mask, T v, int arg, int width) {             \
+        unsigned int words[(sizeof(T) + 3) / 4];                                                   \
+        memcpy(words, &v, sizeof(T));                                                              \
+        for (unsigned int i = 0; i < (sizeof(T) + 3) / 4; ++i) words[i] = BUILTIN(mask, words[i], arg, width); \
+        T out = v;                                                                                 \
+        memcpy(&out, words, sizeof(T));                                                            \
+        return out;                                                                                \
+    }
+__CUPRITE_CG_SHFL(shfl_idx, __shfl_sync)
+__CUPRITE_CG_SHFL(shfl_up, __shfl_up_sync)
+__CUPRITE_CG_SHFL(shfl_down, __shfl_down_sync)
+__CUPRITE_CG_SHFL(shfl_xor, __shfl_xor_sync)
+#undef __CUPRITE_CG_SHFL
+#undef __CUPRITE_CG_SHFL_TYPE
 } // namespace __cuprite_cg
 
 /* Kinds of a generic thread_group. */
@@ -117,17 +147,17 @@ public:
 
     template <class T> __device__ T shfl(T var, unsigned int src_rank) const {
         unsigned int l = __cuprite_cg::lane_of_rank(mask_, src_rank % size_);
-        return __shfl_sync(mask_, var, (int)l);
+        return __cuprite_cg::shfl_idx(mask_, var, (int)l, 32);
     }
     /* A source outside the group leaves the caller's own value, as the hardware does. */
     template <class T> __device__ T shfl_down(T var, unsigned int delta) const {
         unsigned int r = rank_ + delta;
         unsigned int l = r < size_ ? __cuprite_cg::lane_of_rank(mask_, r) : __cuprite_cg::lane();
-        return __shfl_sync(mask_, var, (int)l);
+        return __cuprite_cg::shfl_idx(mask_, var, (int)l, 32);
     }
     template <class T> __device__ T shfl_up(T var, unsigned int delta) const {
         unsigned int l = rank_ >= delta ? __cuprite_cg::lane_of_rank(mask_, rank_ - delta) : __cuprite_cg::lane();
-        return __shfl_sync(mask_, var, (int)l);
+        return __cuprite_cg::shfl_idx(mask_, var, (int)l, 32);
     }
     __device__ int any(int pred) const { return __any_sync(mask_, pred); }
     __device__ int all(int pred) const { return __all_sync(mask_, pred); }
@@ -163,10 +193,18 @@ public:
     __device__ unsigned int meta_group_rank() const { return meta_rank_; }
     __device__ unsigned int meta_group_size() const { return meta_size_; }
 
-    template <class T> __device__ T shfl(T var, int src_rank) const { return __shfl_sync(mask_, var, src_rank, Size); }
-    template <class T> __device__ T shfl_up(T var, unsigned int delta) const { return __shfl_up_sync(mask_, var, delta, Size); }
-    template <class T> __device__ T shfl_down(T var, unsigned int delta) const { return __shfl_down_sync(mask_, var, delta, Size); }
-    template <class T> __device__ T shfl_xor(T var, unsigned int lane_mask) const { return __shfl_xor_sync(mask_, var, lane_mask, Size); }
+    template <class T> __device__ T shfl(T var, int src_rank) const {
+        return __cuprite_cg::shfl_idx(mask_, var, src_rank, Size);
+    }
+    template <class T> __device__ T shfl_up(T var, unsigned int delta) const {
+        return __cuprite_cg::shfl_up(mask_, var, (int)delta, Size);
+    }
+    template <class T> __device__ T shfl_down(T var, unsigned int delta) const {
+        return __cuprite_cg::shfl_down(mask_, var, (int)delta, Size);
+    }
+    template <class T> __device__ T shfl_xor(T var, unsigned int lane_mask) const {
+        return __cuprite_cg::shfl_xor(mask_, var, (int)lane_mask, Size);
+    }
     __device__ int any(int pred) const { return __any_sync(mask_, pred); }
     __device__ int all(int pred) const { return __all_sync(mask_, pred); }
     /* Bit i stands for the tile's thread of rank i. */
