@@ -166,3 +166,19 @@ fn block_scope_typedef_in_a_functional_cast() {
          }\n",
     );
 }
+
+#[test]
+fn return_braced_list_initializes_the_return_type() {
+    // `return {…};` copy-list-initializes the declared return type (functions and lambdas
+    // with a trailing return type), as in cuda-samples' shfl_scan.
+    let m = compile(
+        "struct P { int a; float b; };\n\
+         __device__ P mk(int x) { if (x > 0) return {x, 1.5f}; return {}; }\n\
+         __device__ int zero() { return {}; }\n\
+         __global__ void k(int *o) {\n\
+           auto f = [](int i) -> P { if (i) return {i, 2.0f}; return {}; };\n\
+           o[0] = mk(3).a + zero() + f(4).a + f(0).a;\n\
+         }\n",
+    );
+    assert!(m.functions.iter().any(|f| f.name == "mk"), "{:?}", m.functions.iter().map(|f| &f.name).collect::<Vec<_>>());
+}

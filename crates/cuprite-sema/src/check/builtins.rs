@@ -62,6 +62,9 @@ pub enum Class {
     /// Reinterpretation (`__float_as_int`): from, to.
     Bitcast(&'static str, &'static str),
     NotYet,
+    /// A CUDA feature Cuprite refuses, reached through a Cuprite header (the message
+    /// names the feature as the user wrote it).
+    Refused(&'static str),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,6 +135,11 @@ pub fn classify(name: &str) -> Option<Class> {
         "__syncthreads_and" => Class::Barrier(B::And),
         "__syncthreads_or" => Class::Barrier(B::Or),
         "__ldg" => Class::Ldg,
+        // `cooperative_groups::grid_group::sync()`: blocks of a grid are not all resident
+        // at once on the CPU device, so a grid barrier could deadlock.
+        "__cuprite_grid_sync" => Class::Refused(
+            "grid-wide synchronization (cooperative_groups::grid_group::sync, this_grid().sync()) is not supported yet",
+        ),
         "min" | "max" => Class::MinMax(name == "max"),
         "umin" | "llmin" | "ullmin" | "umax" | "llmax" | "ullmax" => {
             let t = match &name[..name.len() - 3] {

@@ -1600,6 +1600,10 @@ impl<'o> Checker<'o> {
                 self.err(csp, format!("`{name}` is not supported yet"));
                 Expr::error(sp)
             }
+            Class::Refused(what) => {
+                self.err(csp, what);
+                Expr::error(sp)
+            }
             Class::Printf => {
                 if args.is_empty() {
                     self.err(sp, "too few arguments to function call 'printf'");

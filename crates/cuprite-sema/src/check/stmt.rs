@@ -437,7 +437,18 @@ impl<'o> Checker<'o> {
                     }
                     Some(e) => {
                         let mark = self.fcx.as_ref().unwrap().temps.len();
-                        let v = self.expr(e);
+                        let v = match &e.kind {
+                            // `return {…};` copy-list-initializes the declared return type.
+                            ast::ExprKind::InitList(items) if ret.ty != Ty::Void && !ret.ty.is_error() && !matches!(ret.ty, Ty::Ref(_)) => {
+                                let t = ret.unqual();
+                                let list = ast::Initializer::List(items.clone(), e.span);
+                                match self.check_initializer(&list, &t, e.span) {
+                                    Some(i) => Expr::new(ExprKind::InitTemp(Box::new(i)), t, true, e.span),
+                                    None => Expr::error(e.span),
+                                }
+                            }
+                            _ => self.expr(e),
+                        };
                         let ret = self.deduce_return(&v, ret);
                         if ret.ty == Ty::Void {
                             if v.ty.ty != Ty::Void && !v.is_error() {

@@ -227,6 +227,9 @@ impl<'a> Rewriter<'a> {
                 }
                 self.kernel_stub(start, open, close);
             } else if device && !host {
+                if self.drop_member_initializers(start, open, close, scope) {
+                    return;
+                }
                 let newlines = self.newlines(open, close);
                 self.edits.push(Edit { start: t.toks[open].start, end: t.toks[close].end, text: format!("{{ __builtin_trap(); {newlines}}}") });
             }
@@ -278,6 +281,33 @@ impl<'a> Rewriter<'a> {
         let t = self.t;
         let words: Vec<usize> = top.iter().copied().skip_while(|&k| t.is(k, "static")).collect();
         matches!(words.as_slice(), [k, lt, ..] if t.is(*k, "texture") && t.is(*lt, "<")) && !top.iter().any(|&k| t.is(k, "extern"))
+    }
+
+    /// A device-only constructor's member initializers name device code (`__popc(m)`,
+    /// `threadIdx.x`) that host code cannot see. Defined in its class, the constructor
+    /// becomes a declaration (host code cannot call it anyway, and a base without a
+    /// default constructor needs no initializer then); defined outside, its
+    /// initializers go and its body traps. True when the whole definition was replaced.
+    fn drop_member_initializers(&mut self, start: usize, open: usize, close: usize, scope: Scope) -> bool {
+        let t = self.t;
+        let Some(lparen) = self.declarator_parens(start, open) else { return false };
+        let mut k = t.matching(lparen) + 1;
+        while k < open {
+            if t.is(k, "(") || t.is(k, "[") {
+                k = t.matching(k);
+            } else if t.is(k, ":") {
+                if scope == Scope::Class {
+                    let newlines = self.newlines(k, close);
+                    self.edits.push(Edit { start: t.toks[k].start, end: t.toks[close].end, text: format!(";{newlines}") });
+                    return true;
+                }
+                let newlines = self.newlines(k, open);
+                self.edits.push(Edit { start: t.toks[k].start, end: t.toks[open].start, text: newlines });
+                return false;
+            }
+            k += 1;
+        }
+        false
     }
 
     /// The tokens of `[start, end)` that are not inside a `{ }` group (the braces
@@ -751,7 +781,10 @@ mod tests {
     fn class_bodies_do_not_make_a_declaration_a_device_variable() {
         let src = "struct C { static constexpr int k = 2; int v; __device__ C() : v(1) {} __host__ __device__ int get() const { return v + k; } };";
         let out = body(src);
-        assert!(out.contains("struct C { static constexpr int k = 2; int v;  C() : v(1) { __builtin_trap(); }"), "{out}");
+        assert!(out.contains("struct C { static constexpr int k = 2; int v;  C() ;"), "{out}");
+        let out = body("struct D : B { __device__ D(unsigned m)\n : B(__popc(m)) {}\n};\n__device__ D::D() : B(threadIdx.x) { }");
+        assert!(out.contains("struct D : B {  D(unsigned m)\n ;\n};"), "{out}");
+        assert!(out.contains("D::D() { __builtin_trap(); }"), "{out}");
         assert!(!out.contains("extern"), "{out}");
     }
 
