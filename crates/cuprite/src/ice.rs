@@ -20,9 +20,10 @@ pub fn set_context(input: &Path, phase: &str) {
     }
 }
 
-/// Runs `f` on a large stack; a panic prints an internal compiler error and exits 1.
-pub fn run_guarded(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
-    std::panic::set_hook(Box::new(|info| {
+/// Runs `f` on a large stack; a panic prints an internal compiler error (under the name
+/// the driver was invoked as: `cuprite` or `nvcc`) and exits 1.
+pub fn run_guarded(tool: &'static str, f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
+    std::panic::set_hook(Box::new(move |info| {
         let msg = info
             .payload()
             .downcast_ref::<&str>()
@@ -32,14 +33,14 @@ pub fn run_guarded(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
         let place = info.location().map(|l| format!(" [{}:{}]", l.file(), l.line())).unwrap_or_default();
         let context = CONTEXT.lock().map(|c| c.clone()).unwrap_or_default();
         let during = if context.is_empty() { String::new() } else { format!(" while {context}") };
-        eprintln!("cuprite: internal compiler error: {msg}{place}{during}, please report");
+        eprintln!("{tool}: internal compiler error: {msg}{place}{during}, please report");
     }));
     let worker = std::thread::Builder::new().name("cuprite".into()).stack_size(STACK_BYTES).spawn(f);
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("cuprite fatal   : cannot start the compiler thread: {e}");
+            eprintln!("{tool} fatal   : cannot start the compiler thread: {e}");
             ExitCode::from(1)
         }
     }

@@ -51,7 +51,7 @@ fn main() -> ExitCode {
     }
     // Deep programs (long expressions, deep template recursion) must not depend on the
     // main thread's stack; a panic becomes an internal compiler error, not a backtrace.
-    ice::run_guarded(move || cli_main(&args, run_mode, tool))
+    ice::run_guarded(tool, move || cli_main(&args, run_mode, tool))
 }
 
 /// Prints `TOOL fatal   : msg` (nvcc's form; TOOL is `nvcc` under that name) and fails.
