@@ -1177,29 +1177,9 @@ fn cut_code(f: &Function, t: &Terminator) -> (u8, u8) {
 /// two lock-step points, the one with the lower rank is the one a lane meets first, so
 /// lanes waiting there are the ones that are behind (see `__cu_schedule`).
 fn reverse_postorder_rank(f: &Function) -> Vec<u32> {
-    let n = f.blocks.len();
-    let mut post: Vec<usize> = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    // Iterative DFS: (block, index of the next successor to visit).
-    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
-    seen[0] = true;
-    while let Some((b, k)) = stack.last_mut() {
-        let succ = f.blocks[*b].term.successors();
-        if let Some(s) = succ.get(*k) {
-            *k += 1;
-            let s = s.index();
-            if !seen[s] {
-                seen[s] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            post.push(*b);
-            stack.pop();
-        }
-    }
-    let mut rank = vec![u32::MAX; n];
-    for (i, b) in post.iter().rev().enumerate() {
-        rank[*b] = i as u32;
+    let mut rank = vec![u32::MAX; f.blocks.len()];
+    for (i, b) in cuprite_ir::dom::Dominators::new(f).reverse_postorder().enumerate() {
+        rank[b.index()] = i as u32;
     }
     rank
 }
@@ -1791,19 +1771,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
                 // The element type is the result's; without a result, the operand's.
                 let et = if *rty == Type::Void { self.vty(args[1]).clone() } else { rty.clone() };
                 let s = cvt_suffix(&et).ok_or_else(|| err(format!("atomic operation on type {et} is not supported"), loc))?;
-                let opn = match op {
-                    AtomicOp::Add => "add",
-                    AtomicOp::Sub => "sub",
-                    AtomicOp::Exch => "exch",
-                    AtomicOp::Min => "min",
-                    AtomicOp::Max => "max",
-                    AtomicOp::Inc => "inc",
-                    AtomicOp::Dec => "dec",
-                    AtomicOp::Cas => "cas",
-                    AtomicOp::And => "and",
-                    AtomicOp::Or => "or",
-                    AtomicOp::Xor => "xor",
-                };
+                let opn = op.name();
                 let ok = match op {
                     AtomicOp::Inc | AtomicOp::Dec => s == "u32",
                     AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => !et.is_float() && !matches!(s, "i8" | "u8"),

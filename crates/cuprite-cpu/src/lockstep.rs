@@ -25,7 +25,6 @@
 //! Functions that receive steps become barrier functions (they end blocks in warp
 //! operations) and are inlined into their kernels like any other.
 
-use crate::inline::{inst_uses, map_inst, map_term, term_uses};
 use crate::simt;
 use cuprite_ir::*;
 use std::collections::{HashMap, HashSet};
@@ -45,7 +44,9 @@ pub fn insert_warp_steps(m: &Module) -> Option<Module> {
     }
     let mut out = m.clone();
     for (i, points) in plans {
-        split_before(&mut out.functions[i], &points);
+        let f = &mut out.functions[i];
+        split_before(f, &points);
+        cuprite_ir::block_local::demote_cross_block_values(f);
     }
     Some(out)
 }
@@ -319,7 +320,8 @@ pub fn has_steps(f: &Function) -> bool {
 }
 
 /// Ends the block just before each point with a lock-step warp operation. Values defined
-/// before a point and used after it go through new locals (values are block-local).
+/// before a point and used after it now cross blocks; the caller makes them block-local
+/// again (`cuprite_ir::block_local`), as the rest of the back-end expects.
 fn split_before(f: &mut Function, points: &[(usize, usize)]) {
     let mut by_block: HashMap<usize, Vec<usize>> = HashMap::new();
     for (b, i) in points {
@@ -340,37 +342,11 @@ fn split_before(f: &mut Function, points: &[(usize, usize)]) {
 fn split_one(f: &mut Function, bi: usize, ii: usize) {
     let block = &mut f.blocks[bi];
     let loc = block.insts[ii].loc;
-    let suffix: Vec<Inst> = block.insts.split_off(ii);
+    let insts = block.insts.split_off(ii);
     let term = std::mem::replace(&mut block.term, Terminator::Unreachable);
     let term_loc = block.term_loc;
-    let prefix_defs: HashSet<ValueId> = block.insts.iter().filter_map(|i| i.result).collect();
-    let mut crossing: Vec<ValueId> = Vec::new();
-    for v in suffix.iter().flat_map(|i| inst_uses(&i.kind)).chain(term_uses(&term)) {
-        if prefix_defs.contains(&v) && !crossing.contains(&v) {
-            crossing.push(v);
-        }
-    }
-    let mut rename: HashMap<ValueId, ValueId> = HashMap::new();
-    let mut head: Vec<Inst> = Vec::new();
-    for v in crossing {
-        let ty = f.values[v.index()].clone();
-        let l = LocalId(f.locals.len() as u32);
-        f.locals.push(Local { name: format!("step.{}", v.0), ty: ty.clone(), align: None });
-        f.blocks[bi].insts.push(Inst { result: None, kind: InstKind::StoreLocal(l, v), loc });
-        let nv = ValueId(f.values.len() as u32);
-        f.values.push(ty);
-        head.push(Inst { result: Some(nv), kind: InstKind::LoadLocal(l), loc });
-        rename.insert(v, nv);
-    }
-    let rn = |v: ValueId| *rename.get(&v).unwrap_or(&v);
-    let same_l = |l: LocalId| l;
-    let same_b = |b: BlockId| b;
-    for i in suffix {
-        head.push(Inst { result: i.result, kind: map_inst(&i.kind, &rn, &same_l), loc: i.loc });
-    }
-    let term = map_term(&term, &rn, &same_b, &same_l);
     let next = BlockId(f.blocks.len() as u32);
-    f.blocks.push(Block { insts: head, term, term_loc });
+    f.blocks.push(Block { insts, term, term_loc });
     f.blocks[bi].term = Terminator::Warp { op: WarpOp::Lockstep, args: vec![], results: vec![], next };
     f.blocks[bi].term_loc = loc;
 }

@@ -420,6 +420,25 @@ pub enum AtomicOp {
     Xor,
 }
 
+impl AtomicOp {
+    /// The operation's name as in `atomicAdd` → `add` (C helper names, the IR printer).
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::Sub => "sub",
+            AtomicOp::Exch => "exch",
+            AtomicOp::Min => "min",
+            AtomicOp::Max => "max",
+            AtomicOp::Inc => "inc",
+            AtomicOp::Dec => "dec",
+            AtomicOp::Cas => "cas",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Scope {
     Block,

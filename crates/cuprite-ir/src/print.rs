@@ -172,7 +172,7 @@ impl fmt::Display for Builtin {
             Builtin::Clock => f.write_str("clock"),
             Builtin::Clock64 => f.write_str("clock64"),
             Builtin::Fence(scope) => write!(f, "fence.{}", scope_name(*scope)),
-            Builtin::Atomic { op, scope } => write!(f, "atomic.{}.{}", atomic_name(*op), scope_name(*scope)),
+            Builtin::Atomic { op, scope } => write!(f, "atomic.{}.{}", op.name(), scope_name(*scope)),
             Builtin::Malloc => f.write_str("malloc"),
             Builtin::Free => f.write_str("free"),
             Builtin::Memcpy => f.write_str("memcpy"),
@@ -186,22 +186,6 @@ fn scope_name(s: Scope) -> &'static str {
         Scope::Block => "block",
         Scope::Device => "device",
         Scope::System => "system",
-    }
-}
-
-fn atomic_name(op: AtomicOp) -> &'static str {
-    match op {
-        AtomicOp::Add => "add",
-        AtomicOp::Sub => "sub",
-        AtomicOp::Exch => "exch",
-        AtomicOp::Min => "min",
-        AtomicOp::Max => "max",
-        AtomicOp::Inc => "inc",
-        AtomicOp::Dec => "dec",
-        AtomicOp::Cas => "cas",
-        AtomicOp::And => "and",
-        AtomicOp::Or => "or",
-        AtomicOp::Xor => "xor",
     }
 }
 
