@@ -229,3 +229,24 @@ fn unused_templates_are_ignored() {
          __global__ void k(float *p) { *p = 1; }\n",
     );
 }
+
+/// Rodinia dwt2d: a class template with a base, instantiated as a member of another
+/// class template, keeps its own parameters in its member functions' bodies (the
+/// enclosing instantiation used to rebind them to its own).
+#[test]
+fn class_template_member_of_class_template_keeps_its_own_parameters() {
+    compile(
+        "template <typename T, bool CHECKED> class Base { protected: int end; int stride; };\n\
+         template <typename T, bool CHECKED> class Loader : protected Base<const T, CHECKED> {\n\
+           int last;\n\
+         public:\n\
+           __device__ T loadFrom(const T *const input) {\n\
+             last += this->stride;\n\
+             if (CHECKED && (last == this->end)) last = 0;\n\
+             return input[last];\n\
+           }\n\
+         };\n\
+         template <bool C> struct Column { Loader<int, C> loader; };\n\
+         __global__ void k(int *p) { Column<false> c; p[0] = c.loader.loadFrom(p); }\n",
+    );
+}
