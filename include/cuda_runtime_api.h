@@ -163,6 +163,8 @@ cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t offset);
 cudaError_t cudaLaunch(const void *func);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
                                                           size_t dynamicSMemSize);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,
+                                                       int blockSize);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
                                                                    int blockSize, size_t dynamicSMemSize,
                                                                    unsigned int flags);
