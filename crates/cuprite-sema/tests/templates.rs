@@ -250,3 +250,20 @@ fn class_template_member_of_class_template_keeps_its_own_parameters() {
          __global__ void k(int *p) { Column<false> c; p[0] = c.loader.loadFrom(p); }\n",
     );
 }
+
+/// cuda-samples eigenvalues: a program's own `template <class T> T max(T, T)` does not
+/// hide CUDA's `max(double, float)`; the builtin is used where the template cannot be
+/// deduced, the template where it can.
+#[test]
+fn builtin_overloads_stay_candidates_beside_a_user_template_of_the_same_name() {
+    compile(
+        "template <class T> __device__ T max(T a, T b) { return a > b ? a : b; }\n\
+         template <class T> __device__ T min(T a, T b) { return a < b ? a : b; }\n\
+         __global__ void k(double *d, float *f, int *i) {\n\
+           d[0] = max(d[1], f[0]);\n\
+           d[1] = min(f[1], d[2]);\n\
+           i[0] = max(i[1], i[2]);\n\
+           f[2] = max<float>(f[3], 1);\n\
+         }\n",
+    );
+}
