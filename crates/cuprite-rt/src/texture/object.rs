@@ -257,19 +257,25 @@ impl TexObj {
 
     /// `norm`: whether `c` is in normalized coordinates (always, for a cubemap face).
     fn sample_with(&self, c: [f32; 3], layer: usize, norm: bool, out: &mut [u8]) {
+        // Fixed-size arrays only: this runs once per fetch, inside kernels' loops.
         let m = &self.mem;
-        let axes: Vec<Axis> = (0..m.dims).map(|a| Axis { size: m.size[a], mode: self.tex.address_mode[a] }).collect();
-        let tc: Vec<f32> = axes.iter().enumerate().map(|(a, ax)| ax.texel_coord(c[a], norm)).collect();
-        let locate = |idx: &[i64]| -> Option<*const u8> {
+        let dims = m.dims;
+        let axis = |a: usize| Axis { size: m.size[a], mode: self.tex.address_mode[a] };
+        let axes = [axis(0), axis(1), axis(2)];
+        let mut tc = [0f32; 3];
+        for a in 0..dims {
+            tc[a] = axes[a].texel_coord(c[a], norm);
+        }
+        let locate = |idx: [i64; 3]| -> Option<*const u8> {
             let mut i = [0usize; 3];
-            for (a, ax) in axes.iter().enumerate() {
-                i[a] = ax.address(idx[a], norm)?;
+            for a in 0..dims {
+                i[a] = axes[a].address(idx[a], norm)?;
             }
             Some(m.texel(i, layer))
         };
         if self.tex.filter_mode == 0 {
-            let idx: Vec<i64> = tc.iter().map(|x| filter::nearest(*x)).collect();
-            let t = locate(&idx);
+            let idx = [filter::nearest(tc[0]), filter::nearest(tc[1]), filter::nearest(tc[2])];
+            let t = locate(idx);
             if self.float_result() {
                 write_f32(out, &self.texel_f32(t)[..m.format.channels]);
             } else {
@@ -278,15 +284,17 @@ impl TexObj {
             return;
         }
         // Linear: 2^dims texels, interpolated one axis at a time (x first).
-        let lw: Vec<(i64, f32)> = tc.iter().map(|x| filter::linear(*x)).collect();
-        let n = 1usize << m.dims;
-        let mut vals: Vec<[f32; 4]> = (0..n)
-            .map(|corner| {
-                let idx: Vec<i64> = lw.iter().enumerate().map(|(a, (i, _))| i + ((corner >> a) & 1) as i64).collect();
-                self.texel_f32(locate(&idx))
-            })
-            .collect();
-        if m.dims == 2 {
+        let lw = [filter::linear(tc[0]), filter::linear(tc[1]), filter::linear(tc[2])];
+        let n = 1usize << dims;
+        let mut vals = [[0f32; 4]; 8];
+        for (corner, v) in vals.iter_mut().enumerate().take(n) {
+            let mut idx = [0i64; 3];
+            for a in 0..dims {
+                idx[a] = lw[a].0 + ((corner >> a) & 1) as i64;
+            }
+            *v = self.texel_f32(locate(idx));
+        }
+        if dims == 2 {
             let w = filter::bilinear_weights(lw[0].1, lw[1].1);
             let mut r = [0f32; 4];
             for ch in 0..4 {
@@ -295,7 +303,7 @@ impl TexObj {
             write_f32(out, &r[..m.format.channels]);
             return;
         }
-        for (a, (_, w)) in lw.iter().enumerate() {
+        for (a, (_, w)) in lw.iter().enumerate().take(dims) {
             let half = n >> (a + 1);
             for k in 0..half {
                 let (lo, hi) = (vals[2 * k], vals[2 * k + 1]);
