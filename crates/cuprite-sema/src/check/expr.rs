@@ -1016,7 +1016,10 @@ impl<'o> Checker<'o> {
             HB::Add if ap && b.ty.ty.is_integer() => self.ptr_add(a, b, sp),
             HB::Add if bp && a.ty.ty.is_integer() => self.ptr_add(b, a, sp),
             HB::Sub if ap && b.ty.ty.is_integer() => {
+                // Negate in 64 bits: `p - u` with an `unsigned int` u moves back u
+                // elements, which the 32-bit negation (zero-extended) would not.
                 let b = self.promote(b);
+                let b = self.cast(b, &int_ty(IntKind::LongLong).ty);
                 let t = b.ty.clone();
                 let bs = b.span;
                 let n = Expr::new(ExprKind::Neg(bx(b)), t, false, bs);
