@@ -259,7 +259,7 @@ impl<'o> Checker<'o> {
 
     /// The specializations of `ids` that deduction makes for a call (quietly: a
     /// template whose deduction fails is not a candidate).
-    fn template_candidates(&mut self, ids: &[TemplId], explicit: &[TArg], hargs: &[Expr], sp: Span) -> Vec<FnId> {
+    pub(crate) fn template_candidates(&mut self, ids: &[TemplId], explicit: &[TArg], hargs: &[Expr], sp: Span) -> Vec<FnId> {
         let mut out = Vec::new();
         for t in ids {
             self.silent += 1;
