@@ -267,3 +267,27 @@ fn builtin_overloads_stay_candidates_beside_a_user_template_of_the_same_name() {
          }\n",
     );
 }
+
+/// cuda-samples interval: non-member operator templates over a class template are
+/// found for `a - b` and `-a`, in templates and outside them.
+#[test]
+fn operator_function_templates_are_candidates() {
+    compile(
+        "template <class T> struct iv { T lo, hi; __device__ iv(T a) : lo(a), hi(a) {} __device__ iv(T a, T b) : lo(a), hi(b) {} };\n\
+         template <class T> __device__ iv<T> operator-(iv<T> const &x) { return iv<T>(-x.hi, -x.lo); }\n\
+         template <class T> __device__ iv<T> operator-(iv<T> const &x, iv<T> const &y) { return iv<T>(x.lo - y.hi, x.hi - y.lo); }\n\
+         template <class T> __device__ T f(T x) { typedef iv<T> I; I a = I(x) - I(x, x); I b = -a; return b.lo; }\n\
+         __global__ void k(double *d) { iv<float> a(1.0f), b(2.0f); d[0] = f(d[1]) + (a - b).lo; }\n",
+    );
+}
+
+/// INFINITY, NAN and HUGE_VAL(F) expand to GCC builtins, which device code takes as constants.
+#[test]
+fn infinity_and_nan_macros_are_constants() {
+    compile(
+        "__global__ void k(float *o, double *d) {\n\
+           o[0] = -__builtin_inff(); o[1] = __builtin_nanf(\"\"); o[2] = __builtin_huge_valf();\n\
+           d[0] = __builtin_huge_val() + __builtin_inf() + __builtin_nan(\"\");\n\
+         }\n",
+    );
+}
