@@ -1,9 +1,9 @@
-// Exclusive prefix sum of 4M ints: a work-efficient (up-sweep/down-sweep) scan of 512
+// Exclusive prefix sum of 2M ints: a work-efficient (up-sweep/down-sweep) scan of 512
 // elements per block in shared memory, the block totals scanned recursively, then added
 // back to each block.
 #include "../common/cuda_check.h"
 
-#define N (1 << 22)
+#define N (1 << 21)
 #define THREADS 256
 #define ELEMS (2 * THREADS)
 #define REPS 1

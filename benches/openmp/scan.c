@@ -1,9 +1,9 @@
-/* Twin of scan.cu: exclusive prefix sum of 4M ints. Each thread sums its static chunk, the
+/* Twin of scan.cu: exclusive prefix sum of 2M ints. Each thread sums its static chunk, the
  * chunk totals are scanned serially, then each thread scans its chunk from its offset. */
 #include <omp.h>
 #include "../common/bench.h"
 
-#define N (1 << 22)
+#define N (1 << 21)
 #define REPS 1
 #define MAX_THREADS 1024
 

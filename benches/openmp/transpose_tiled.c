@@ -12,9 +12,9 @@ static void transpose(const float *restrict in, float *restrict out, int n)
 #pragma omp parallel for schedule(static)
     for (int bi = 0; bi < n; bi += TILE)
         for (int bj = 0; bj < n; bj += TILE)
-            for (int i = bi; i < bi + TILE; ++i)
+            for (int j = bj; j < bj + TILE; ++j) /* each output row segment written contiguously */
 #pragma omp simd
-                for (int j = bj; j < bj + TILE; ++j)
+                for (int i = bi; i < bi + TILE; ++i)
                     out[(size_t)j * n + i] = in[(size_t)i * n + j];
 }
 
