@@ -13,8 +13,8 @@
 #   OMP_* / CUPRITE_WORKERS pass through to the programs unchanged
 #
 # Each program prints "BENCH name ms=<timed section> check=<checksum> ok=<0|1>"; the two
-# sides must both report ok=1 and checksums equal within a relative 1e-5. Exit status 1
-# if any kernel failed to build, run or agree.
+# sides must both report ok=1 and equal checksums (integers exactly, others within a
+# relative 1e-5). Exit status 1 if any kernel failed to build, run or agree.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CUPRITE=${CUPRITE:-$ROOT/target/release/cuprite}
@@ -91,7 +91,10 @@ run_one() { # kernel side(cuprite|openmp) rep
   out=$(cd "$BENCH_DIR" && timeout 600 "$exe" 2>"$LOG/$n.$side.stderr.$rep")
   rc=$?
   echo "$out" >"$LOG/$n.$side.out.$rep"
-  echo "$out" | grep '^BENCH ' | sed "s/^BENCH /$side $rep /" >>"$RAW"
+  # Only this kernel's lines (NAME or NAME_…): a program that reports another name must
+  # not pollute that kernel's figures.
+  echo "$out" | awk -v n="$n" -v p="$side $rep" '$1 == "BENCH" && ($2 == n || index($2, n "_") == 1) { $1 = p; print }' >>"$RAW"
+  echo "$out" | grep -q "^BENCH $n " || echo "$side $rep $n exit=no-result-line" >>"$RAW"
   [ $rc -eq 0 ] || echo "$side $rep $n exit=$rc" >>"$RAW"
 }
 for ((r = 1; r <= REPS; r++)); do
@@ -157,15 +160,18 @@ END {
     k = order[i]
     if (k == "copy" || k == "launch") continue
     cm = median(ms["cuprite", k]); om = median(ms["openmp", k]); status = "agree"
-    if (cm == "" && !(("cuprite", k) in bad)) status = "fails: " buildfail(k, "cuprite")
+    if (("cuprite", k) in notok) status = "WRONG: Cuprite result fails its own check"
+    else if (("openmp", k) in notok) status = "WRONG: OpenMP result fails its own check"
+    else if (cm == "" && !(("cuprite", k) in bad)) status = "fails: " buildfail(k, "cuprite")
     else if (("cuprite", k) in bad) status = "fails: Cuprite program " bad["cuprite", k]
     else if (om == "") status = (("openmp", k) in bad) ? "fails: OpenMP program " bad["openmp", k] : "fails: " buildfail(k, "openmp")
-    else if (("cuprite", k) in notok) status = "WRONG: Cuprite result fails its own check"
-    else if (("openmp", k) in notok) status = "WRONG: OpenMP result fails its own check"
+    else if (("openmp", k) in bad) status = "fails: OpenMP program " bad["openmp", k]
     else if ((("cuprite", k) in unstable) || (("openmp", k) in unstable)) status = "WRONG: checksum differs between repetitions"
     else {
       a = chk["cuprite", k] + 0; b = chk["openmp", k] + 0
-      if (abs(a - b) > 1e-5 * (abs(a) + abs(b)) + 1e-12) status = "WRONG: checksums differ (" chk["cuprite", k] " vs " chk["openmp", k] ")"
+      if (chk["cuprite", k] ~ /^-?[0-9]+$/ && chk["openmp", k] ~ /^-?[0-9]+$/) differ = chk["cuprite", k] != chk["openmp", k]
+      else differ = abs(a - b) > 1e-5 * (abs(a) + abs(b)) + 1e-12
+      if (differ) status = "WRONG: checksums differ (" chk["cuprite", k] " vs " chk["openmp", k] ")"
     }
     if (status == "agree") {
       ratio = om / cm; logsum += log(ratio); nratio++
