@@ -5,6 +5,8 @@
 # Usage (from anywhere):  benches/run.sh [--quick] [--reps N] [KERNEL...]
 #   --quick      one repetition (a smoke test: builds everything, checks the results agree)
 #   --reps N     repetitions (default 5); each repetition runs every kernel on both sides
+#   --rodinia    also Rodinia's own OpenMP bfs, hotspot and pathfinder, fetched at run time
+#                (benches/rodinia/rodinia.sh says from where), as an extra column
 #   KERNEL...    only these kernels (names of benches/cuda/*.cu; commas also separate)
 # Environment:
 #   CUPRITE=path        the cuprite binary (default: target/release/cuprite of this repo)
@@ -24,13 +26,15 @@ CC=${CC:-gcc}
 OMP_CFLAGS=${OMP_CFLAGS:--O3 -march=native -fopenmp -fno-math-errno -fno-trapping-math}
 BENCH_DIR=${BENCH_DIR:-$ROOT/target/bench}
 REPS=5
+RODINIA=0
 FILTER=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) REPS=1 ;;
+    --rodinia) RODINIA=1 ;;
     --reps) REPS=$2; shift ;;
     --reps=*) REPS=${1#--reps=} ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) IFS=, read -ra names <<<"$1"; FILTER+=("${names[@]}") ;;
   esac
@@ -83,6 +87,11 @@ for n in "${KERNELS[@]}"; do echo "$n cuda"; echo "$n openmp"; done |
   xargs -P "$(nproc)" -n 2 bash -c 'build_one "$0" "$1"'
 echo "# built in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 
+if [ $RODINIA = 1 ]; then
+  . "$ROOT/benches/rodinia/rodinia.sh"
+  rodinia_prepare || { echo "run.sh: --rodinia: preparing Rodinia's programs failed" >&2; RODINIA=0; }
+fi
+
 # --- run alternately -----------------------------------------------------------------------
 run_one() { # kernel side(cuprite|openmp) rep
   local n=$1 side=$2 rep=$3 exe=$BIN/$1.$2
@@ -101,6 +110,7 @@ for ((r = 1; r <= REPS; r++)); do
   for n in "${KERNELS[@]}"; do
     run_one "$n" cuprite "$r"
     run_one "$n" openmp "$r"
+    if [ $RODINIA = 1 ]; then case " ${RODINIA_KERNELS[*]} " in *" $n "*) rodinia_run "$n" "$r" ;; esac; fi
   done
 done
 
@@ -202,6 +212,18 @@ END {
       else printf "empty kernel launch + cudaDeviceSynchronize: %.2f us median (queued launches: %.2f us each); empty OpenMP parallel for: %.2f us\n", l1, q1, l2
       printf "launch_us\t%s\t%s\t-\tqueued %s us\n", l1, l2, q1 > tsv
     }
+  }
+  header = 0
+  for (i = 1; i <= nk; i++) {
+    k = order[i]
+    if (!((("rodinia", k) in ms) || (("rodinia", k) in bad))) continue
+    if (!header++) printf "Rodinia OpenMP versions, same sizes (ratio: Rodinia ms / Cuprite ms):\n"
+    rm = median(ms["rodinia", k]); cm = median(ms["cuprite", k])
+    if (rm == "") { printf "  %-14s fails: %s\n", k, bad["rodinia", k]; failures++; continue }
+    note = k == "bfs" ? (chk["rodinia", k] == chk["cuprite", k] ? "same levels" : "WRONG: levels differ (" chk["rodinia", k] ")") : "same size, its own inputs/constants"
+    if (note ~ /^WRONG/) failures++
+    printf "  %-14s %10.2f ms %10s  %s\n", k, rm, cm == "" ? "-" : sprintf("%.3f", rm / cm), note
+    printf "rodinia_%s\t%s\t%.2f\t%s\t%s\n", k, cm, rm, cm == "" ? "-" : sprintf("%.4f", rm / cm), note > tsv
   }
   c1 = median(ms["cuprite", "vector_add_cold"]); w1 = median(ms["cuprite", "vector_add_warm"])
   if (c1 != "") {
