@@ -7,12 +7,13 @@
 #define N (1 << 20)
 #define DEG 8
 
-__global__ void bfs_expand(const int *row_start, const int *edges, const bool *frontier,
+__global__ void bfs_expand(const int *row_start, const int *edges, bool *frontier,
                            bool *next, const bool *visited, int *level, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n || !frontier[i])
         return;
+    frontier[i] = false;
     for (int e = row_start[i]; e < row_start[i + 1]; ++e) {
         int j = edges[e];
         if (!visited[j]) {
@@ -26,7 +27,6 @@ __global__ void bfs_commit(bool *frontier, bool *next, bool *visited, bool *chan
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    frontier[i] = false;
     if (next[i]) {
         frontier[i] = true;
         visited[i] = true;

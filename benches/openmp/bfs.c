@@ -1,4 +1,5 @@
-/* Twin of bfs.cu: the same level-synchronous frontier-mask BFS (Rodinia's OpenMP scheme),
+/* Twin of bfs.cu: the same level-synchronous frontier-mask BFS (Rodinia's OpenMP scheme:
+ * a frontier node clears its own mask, the commit phase writes only the nodes reached),
  * nodes over threads in both phases of each level. */
 #include <stdbool.h>
 #include <omp.h>
@@ -16,6 +17,7 @@ static void bfs(const int *restrict row_start, const int *restrict edges, bool *
 #pragma omp parallel for schedule(static)
         for (int i = 0; i < n; ++i) {
             if (!frontier[i]) continue;
+            frontier[i] = false;
             for (int e = row_start[i]; e < row_start[i + 1]; ++e) {
                 int j = edges[e];
                 if (!visited[j]) {
@@ -26,8 +28,8 @@ static void bfs(const int *restrict row_start, const int *restrict edges, bool *
         }
 #pragma omp parallel for schedule(static) reduction(|| : changed)
         for (int i = 0; i < n; ++i) {
-            frontier[i] = next[i];
             if (next[i]) {
+                frontier[i] = true;
                 visited[i] = true;
                 changed = true;
                 next[i] = false;
