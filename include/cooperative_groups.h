@@ -111,6 +111,14 @@ public:
     __device__ unsigned int __cuprite_mask() const { return kind_ == __cuprite_cg_block ? 0u : mask_; }
 };
 
+namespace __cuprite_cg {
+/* The exchange buffer of tiles larger than a warp: a 16-byte slot per thread. */
+__device__ __forceinline__ void *multi_warp_slots() {
+    __shared__ unsigned long long slots[2 * 1024];
+    return slots;
+}
+}
+
 /* The calling thread's block. */
 class thread_block : public thread_group {
 public:
@@ -128,12 +136,22 @@ public:
 
 __device__ __forceinline__ thread_block this_thread_block() { return thread_block(); }
 
+/* Scratch memory that CUDA asks for tiles larger than a warp on compute capabilities
+ * before 8.0. Cuprite keeps its own buffer, so this holds nothing. */
+struct __cuprite_block_tile_memory {
+    unsigned char __cuprite_unused;
+};
+template <unsigned int MaxBlockSize = 1024>
+struct block_tile_memory : __cuprite_block_tile_memory {};
+__device__ __forceinline__ thread_block this_thread_block(__cuprite_block_tile_memory &) { return thread_block(); }
+
 /* Lanes of one warp, given by a mask, ranked in lane order: what coalesced_threads(),
  * labeled_partition and binary_partition give. */
 class coalesced_group : public thread_group {
     unsigned int meta_rank_;
     unsigned int meta_size_;
 public:
+    static constexpr bool __cuprite_multi_warp = false;
     __device__ explicit coalesced_group(unsigned int mask, unsigned int meta_rank = 0, unsigned int meta_size = 1)
         : thread_group(__cuprite_cg_warp_level, __popc(mask), __popc(mask & __cuprite_cg::lanes_below()), mask),
           meta_rank_(meta_rank), meta_size_(meta_size) {}
@@ -174,19 +192,42 @@ public:
 
 __device__ __forceinline__ coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
 
-/* A tile of Size consecutive threads (Size a power of two, at most 32): the aligned
- * run of Size lanes of a warp holding the caller. */
+/* A tile of Size consecutive threads (Size a power of two up to 1024). Up to 32: the
+ * aligned run of Size lanes of a warp holding the caller, with the warp's collectives.
+ * Larger (several warps): sync, ranks, and cg::reduce / cg::inclusive_scan /
+ * cg::exclusive_scan, which exchange values through a shared buffer between block
+ * barriers — so every thread of the block must take part, as when each tile of a
+ * tiled_partition does the same thing (otherwise the launch fails with Cuprite's
+ * divergent-barrier error, never a wrong value). */
 template <unsigned int Size, typename ParentT = void>
 class thread_block_tile : public thread_group {
-    static_assert(Size == 1 || Size == 2 || Size == 4 || Size == 8 || Size == 16 || Size == 32,
-                  "Cuprite supports thread_block_tile sizes 1, 2, 4, 8, 16 and 32 (tiles larger than a warp are not supported yet)");
+    static_assert(Size == 1 || Size == 2 || Size == 4 || Size == 8 || Size == 16 || Size == 32 || Size == 64 ||
+                      Size == 128 || Size == 256 || Size == 512 || Size == 1024,
+                  "thread_block_tile sizes are powers of two up to 1024");
     unsigned int meta_rank_;
     unsigned int meta_size_;
 public:
+    static constexpr bool __cuprite_multi_warp = Size > 32;
     __device__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
-        : thread_group(__cuprite_cg_warp_level, Size, __cuprite_cg::lane() & (Size - 1u), __cuprite_cg::tile_mask(Size)),
+        : thread_group(Size > 32 ? __cuprite_cg_block : __cuprite_cg_warp_level, Size,
+                       Size > 32 ? __cuprite_cg::block_rank() & (Size - 1u) : __cuprite_cg::lane() & (Size - 1u),
+                       Size > 32 ? 0u : __cuprite_cg::tile_mask(Size)),
           meta_rank_(meta_rank), meta_size_(meta_size) {}
-    __device__ void sync() const { __syncwarp(mask_); }
+    __device__ void sync() const {
+        if (Size > 32) __syncthreads();
+        else __syncwarp(mask_);
+    }
+    /* Tiles larger than a warp: every thread's value, in the tile's rank order, until
+     * the next __cuprite_release(). */
+    template <class T> __device__ const T *__cuprite_gather(T value) const {
+        static_assert(sizeof(T) <= 16, "values of tiles larger than a warp are at most 16 bytes");
+        T *slots = (T *)__cuprite_cg::multi_warp_slots();
+        __syncthreads();
+        slots[__cuprite_cg::block_rank()] = value;
+        __syncthreads();
+        return slots + (__cuprite_cg::block_rank() & ~(Size - 1u));
+    }
+    __device__ void __cuprite_release() const { __syncthreads(); }
     __device__ unsigned int size() const { return Size; }
     __device__ unsigned int num_threads() const { return Size; }
     __device__ unsigned int thread_rank() const { return rank_; }

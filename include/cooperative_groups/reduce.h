@@ -14,11 +14,19 @@ namespace cooperative_groups {
 template <class GroupT, class T, class OpT>
 __device__ T reduce(const GroupT &group, T value, OpT op) {
     unsigned int n = (unsigned int)group.num_threads();
-    T acc = group.shfl(value, 0);
-    for (unsigned int r = 1; r < n; ++r) {
-        acc = op(acc, group.shfl(value, r));
+    if constexpr (GroupT::__cuprite_multi_warp) {
+        const T *all = group.__cuprite_gather(value);
+        T acc = all[0];
+        for (unsigned int r = 1; r < n; ++r) acc = op(acc, all[r]);
+        group.__cuprite_release();
+        return acc;
+    } else {
+        T acc = group.shfl(value, 0);
+        for (unsigned int r = 1; r < n; ++r) {
+            acc = op(acc, group.shfl(value, r));
+        }
+        return acc;
     }
-    return acc;
 }
 
 } // namespace cooperative_groups

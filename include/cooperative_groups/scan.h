@@ -14,12 +14,20 @@ template <class GroupT, class T, class OpT>
 __device__ T inclusive_scan(const GroupT &group, T value, OpT op) {
     unsigned int n = (unsigned int)group.num_threads();
     unsigned int me = (unsigned int)group.thread_rank();
-    T acc = group.shfl(value, 0);
-    for (unsigned int r = 1; r < n; ++r) {
-        T v = group.shfl(value, r);
-        if (r <= me) acc = op(acc, v);
+    if constexpr (GroupT::__cuprite_multi_warp) {
+        const T *all = group.__cuprite_gather(value);
+        T acc = all[0];
+        for (unsigned int r = 1; r <= me; ++r) acc = op(acc, all[r]);
+        group.__cuprite_release();
+        return acc;
+    } else {
+        T acc = group.shfl(value, 0);
+        for (unsigned int r = 1; r < n; ++r) {
+            T v = group.shfl(value, r);
+            if (r <= me) acc = op(acc, v);
+        }
+        return acc;
     }
-    return acc;
 }
 template <class GroupT, class T>
 __device__ T inclusive_scan(const GroupT &group, T value) {
@@ -32,9 +40,15 @@ __device__ T exclusive_scan(const GroupT &group, T value, OpT op) {
     unsigned int n = (unsigned int)group.num_threads();
     unsigned int me = (unsigned int)group.thread_rank();
     T acc = T();
-    for (unsigned int r = 0; r < n; ++r) {
-        T v = group.shfl(value, r);
-        if (r < me) acc = r == 0 ? v : op(acc, v);
+    if constexpr (GroupT::__cuprite_multi_warp) {
+        const T *all = group.__cuprite_gather(value);
+        for (unsigned int r = 0; r < me; ++r) acc = r == 0 ? all[0] : op(acc, all[r]);
+        group.__cuprite_release();
+    } else {
+        for (unsigned int r = 0; r < n; ++r) {
+            T v = group.shfl(value, r);
+            if (r < me) acc = r == 0 ? v : op(acc, v);
+        }
     }
     return acc;
 }
