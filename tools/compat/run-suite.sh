@@ -116,18 +116,18 @@ simpleAtomicIntrinsics~Samples/0_Introduction/simpleAtomicIntrinsics~~./simpleAt
 simpleAttributes~Samples/0_Introduction/simpleAttributes~~./simpleAttributes~~~exact
 simpleCallback~Samples/0_Introduction/simpleCallback~~./simpleCallback~~/[Ss]tarting\|CPU thread\|Host thread\|[Ww]orker/d~exact
 simpleCooperativeGroups~Samples/0_Introduction/simpleCooperativeGroups~~./simpleCooperativeGroups~~~exact
-simpleCubemapTexture~Samples/0_Introduction/simpleCubemapTexture~~./simpleCubemapTexture~~~exact
+simpleCubemapTexture~Samples/0_Introduction/simpleCubemapTexture~~./simpleCubemapTexture~~/Mtexlookups/d~exact
 simpleHyperQ~Samples/0_Introduction/simpleHyperQ~~./simpleHyperQ~~/[Mm]easured\|[Ee]xpected\|Stream/d~exact
-simpleLayeredTexture~Samples/0_Introduction/simpleLayeredTexture~~./simpleLayeredTexture~~~exact
+simpleLayeredTexture~Samples/0_Introduction/simpleLayeredTexture~~./simpleLayeredTexture~~/Mtexlookups/d~exact
 simpleMultiCopy~Samples/0_Introduction/simpleMultiCopy~~./simpleMultiCopy~~/[Mm]easured\|[Ss]peedup\|[Oo]verlap\|[Ee]xpected\|[Cc]opy [Ee]ngine/d~exact
 simpleMultiGPU~Samples/0_Introduction/simpleMultiGPU~~./simpleMultiGPU~~/CUDA-capable device count/d~rel=1e-4
 simpleOccupancy~Samples/0_Introduction/simpleOccupancy~~./simpleOccupancy~~/Minimum grid size/d~exact
 simplePitchLinearTexture~Samples/0_Introduction/simplePitchLinearTexture~~./simplePitchLinearTexture~~~exact
 simplePrintf~Samples/0_Introduction/simplePrintf~~./simplePrintf~~/^Device [0-9]/d~exact
 simpleStreams~Samples/0_Introduction/simpleStreams~~./simpleStreams~~/[Mm]emcpy\|speed\|elapsed\|^memcopy:\|^kernel:\|streamed:\|streams:/d~exact
-simpleSurfaceWrite~Samples/0_Introduction/simpleSurfaceWrite~~./simpleSurfaceWrite~~~exact
+simpleSurfaceWrite~Samples/0_Introduction/simpleSurfaceWrite~~./simpleSurfaceWrite~~/Mpixels/d;s|\./data/|./|g~exact
 simpleTemplates~Samples/0_Introduction/simpleTemplates~~./simpleTemplates~~~exact
-simpleTexture~Samples/0_Introduction/simpleTexture~~./simpleTexture~~~exact
+simpleTexture~Samples/0_Introduction/simpleTexture~~./simpleTexture~~/Mpixels/d;s|\./data/|./|g~exact
 simpleVoteIntrinsics~Samples/0_Introduction/simpleVoteIntrinsics~~./simpleVoteIntrinsics~~~exact
 simpleZeroCopy~Samples/0_Introduction/simpleZeroCopy~~./simpleZeroCopy~~~exact
 systemWideAtomics~Samples/0_Introduction/systemWideAtomics~~./systemWideAtomics~~/access pageable memory/d~exact
@@ -159,7 +159,7 @@ streamOrderedAllocation~Samples/2_Concepts_and_Techniques/streamOrderedAllocatio
 threadFenceReduction~Samples/2_Concepts_and_Techniques/threadFenceReduction~~./threadFenceReduction~~~rel=1e-5
 StreamPriorities~Samples/3_CUDA_Features/StreamPriorities~~./StreamPriorities~~/[Ee]lapsed/d~exact
 bf16TensorCoreGemm~Samples/3_CUDA_Features/bf16TensorCoreGemm~~./bf16TensorCoreGemm~~~rel=1e-3
-binaryPartitionCG~Samples/3_CUDA_Features/binaryPartitionCG~~./binaryPartitionCG~~~exact
+binaryPartitionCG~Samples/3_CUDA_Features/binaryPartitionCG~~./binaryPartitionCG~~/Launching .* blocks/d~exact
 cdpSimplePrint~Samples/3_CUDA_Features/cdpSimplePrint~$NVCC $ARCH -O3 -rdc=true -I../../../Common cdpSimplePrint.cu -o cdpSimplePrint -lcudadevrt~./cdpSimplePrint~~~exact
 cdpSimpleQuicksort~Samples/3_CUDA_Features/cdpSimpleQuicksort~$NVCC $ARCH -O3 -rdc=true -I../../../Common cdpSimpleQuicksort.cu -o cdpSimpleQuicksort -lcudadevrt~./cdpSimpleQuicksort~~~exact
 cdpAdvancedQuicksort~Samples/3_CUDA_Features/cdpAdvancedQuicksort~$NVCC $ARCH -O3 -rdc=true -I../../../Common cdpAdvancedQuicksort.cu cdpBitonicSort.cu -o cdpAdvancedQuicksort -lcudadevrt~./cdpAdvancedQuicksort~~~exact
@@ -178,7 +178,7 @@ BlackScholes~Samples/5_Domain_Specific/BlackScholes~~./BlackScholes~~/Gigaoption
 FDTD3d~Samples/5_Domain_Specific/FDTD3d~$NVCC $ARCH -O3 -I../../../Common -Iinc src/*.cu src/*.cpp -o FDTD3d~./FDTD3d -dimx=64 -dimy=64 -dimz=64 -timesteps=2~~~rel=1e-4
 MonteCarloMultiGPU~Samples/5_Domain_Specific/MonteCarloMultiGPU~$NVCC $ARCH -O3 -I../../../Common *.cu *.cpp -o MonteCarloMultiGPU -lcurand~./MonteCarloMultiGPU -method=streamed~~~rel=1e-3
 SobolQRNG~Samples/5_Domain_Specific/SobolQRNG~~./SobolQRNG~~~rel=1e-6
-binomialOptions~Samples/5_Domain_Specific/binomialOptions~~./binomialOptions~~~rel=1e-4
+binomialOptions~Samples/5_Domain_Specific/binomialOptions~~./binomialOptions~~/Options per second/d~rel=1e-4
 dwtHaar1D~Samples/5_Domain_Specific/dwtHaar1D~~./dwtHaar1D~~~exact
 dxtc~Samples/5_Domain_Specific/dxtc~~./dxtc~~~exact
 fastWalshTransform~Samples/5_Domain_Specific/fastWalshTransform~~./fastWalshTransform~~~rel=1e-5
@@ -187,7 +187,7 @@ stereoDisparity~Samples/5_Domain_Specific/stereoDisparity~~./stereoDisparity~~~e
 HSOpticalFlow~Samples/5_Domain_Specific/HSOpticalFlow~~./HSOpticalFlow~~~rel=1e-3
 LargeKernelParameter~Samples/6_Performance/LargeKernelParameter~~./LargeKernelParameter~~~exact
 alignedTypes~Samples/6_Performance/alignedTypes~~./alignedTypes~~/Compute scaling value\|Memory Size/d~exact
-transpose~Samples/6_Performance/transpose~~./transpose~~~exact
+transpose~Samples/6_Performance/transpose~~./transpose~~/SM Capability\|scaling factor\|Matrix size/d~exact
 EOF
 }
 
