@@ -291,3 +291,14 @@ fn infinity_and_nan_macros_are_constants() {
          }\n",
     );
 }
+
+/// cuda-samples dxtc with helper_math.h: a program's non-template `max(float3, float3)`
+/// does not hide CUDA's `max(float, float)`.
+#[test]
+fn builtin_overloads_stay_candidates_beside_user_functions_of_the_same_name() {
+    compile(
+        "struct f3 { float x, y, z; };\n\
+         __device__ f3 max(f3 a, f3 b) { f3 r; r.x = a.x > b.x ? a.x : b.x; r.y = a.y; r.z = a.z; return r; }\n\
+         __global__ void k(float *o, f3 *v) { o[0] = max(max(o[1], o[2]), o[3]); v[0] = max(v[1], v[2]); }\n",
+    );
+}

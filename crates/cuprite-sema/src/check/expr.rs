@@ -1408,6 +1408,18 @@ impl<'o> Checker<'o> {
                     // `Base::f()` names its class: not a virtual call.
                     return if path.segments.len() > 1 { super::virtuals::devirtualize(e) } else { e };
                 }
+                // CUDA's own overloads of a builtin (`max(float, float)`) are candidates
+                // beside a program's functions of the same name (helper_math.h's
+                // `max(float3, float3)`): the builtin takes the call none of them fits.
+                if std_or_plain && self.fcx.is_some() && builtins::classify(&name).is_some() {
+                    self.silent += 1;
+                    let fits = self.resolve_overload(&ids, None, &hargs, &format!("function for call to '{name}'"), sp, true);
+                    self.silent -= 1;
+                    if fits.is_none() {
+                        let class = builtins::classify(&name).unwrap();
+                        return self.builtin_call(&name, class, args, callee.span, sp);
+                    }
+                }
                 let Some(fid) = self.resolve_overload(&ids, None, &hargs, &format!("function for call to '{name}'"), sp, true) else { return Expr::error(sp) };
                 self.user_call_this(fid, hargs, None, callee.span, sp)
             }
