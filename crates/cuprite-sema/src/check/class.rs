@@ -756,6 +756,15 @@ impl<'o> Checker<'o> {
             return None;
         }
         // Copy from the same class when it has no user copy constructor: implicit copy.
+        if args.len() == 1
+            && matches!(args[0].ty.ty, Ty::Record(a) if a == r || self.is_base_of(r, a))
+            && self.copy_ctor(r).is_none()
+            && !info.ctors.iter().any(|c| self.prog.functions[c.0 as usize].sig.params.first().is_some_and(|p| matches!(&p.ty, Ty::Ref(q) if q.ty == Ty::Record(r))))
+        {
+            let a = args.into_iter().next().unwrap();
+            let v = self.convert(a, &t.unqual(), "initialization");
+            return (!v.is_error()).then(|| self.init_from_value(v));
+        }
         let cands = info.ctors.clone();
         let fid = self.resolve_overload(&cands, None, &args, &format!("constructor of '{shown}'"), sp, true)?;
         let mut conv = self.call_args(fid, args, sp)?;
