@@ -39,7 +39,7 @@ typedef struct __half2_raw {
 struct __align__(2) __half {
     unsigned short __x;
 
-    __half() = default;
+    __CUPRITE_HM __half() = default;
     __CUPRITE_HM __half(const __half_raw &hr) : __x(hr.x) {}
     __CUPRITE_HM __half &operator=(const __half_raw &hr) {
         __x = hr.x;
@@ -98,7 +98,7 @@ struct __align__(4) __half2 {
     __half x;
     __half y;
 
-    __half2() = default;
+    __CUPRITE_HM __half2() = default;
     __CUPRITE_HM __half2(const __half &a, const __half &b) : x(a), y(b) {}
     __CUPRITE_HM __half2(const __half2_raw &h2r) {
         __half_raw lo, hi;

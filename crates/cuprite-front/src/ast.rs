@@ -225,6 +225,9 @@ pub struct Cv {
 }
 
 /// `__attribute__((...))`, `__align__(n)`, `alignas(n)`, `[[...]]`.
+/// The attribute the parser puts on a declarator declared `= default`.
+pub const DEFAULTED_ATTR: &str = "__cuprite_defaulted";
+
 #[derive(Clone, Debug)]
 pub struct Attribute {
     pub name: String,

@@ -376,6 +376,18 @@ impl<'o> Checker<'o> {
             self.diags.truncate(errs);
         }
         let Ty::Func(sig) = fty.ty else { return None };
+        // `= default`: the implicit special member (the class's layout decides triviality).
+        let defaulted = decl.attrs.iter().any(|a| a.name == ast::DEFAULTED_ATTR);
+        if defaulted && (kind == MethodKind::Ctor || name == "operator=") {
+            if kind == MethodKind::Ctor {
+                let info = self.prog.classes.get_mut(&rec).unwrap();
+                info.user_ctor = true;
+                if sig.params.is_empty() {
+                    info.defaulted_default_ctor = true;
+                }
+            }
+            return None;
+        }
         let is_const = match decl.derived.first() {
             Some(ast::Derived::Function(fd)) => fd.cv.is_const,
             _ => false,
@@ -741,6 +753,9 @@ impl<'o> Checker<'o> {
         }
         let info = self.class_info(r).cloned().unwrap_or_default();
         let shown = self.show(&t.unqual());
+        if args.is_empty() && info.defaulted_default_ctor {
+            return Some(self.default_init(t, sp).unwrap_or(Init::Zero(t.unqual())));
+        }
         if !info.user_ctor {
             // Implicit constructors: default, copy.
             if args.is_empty() {
@@ -799,7 +814,7 @@ impl<'o> Checker<'o> {
                     return None;
                 }
                 let info = self.class_info(r).cloned().unwrap_or_default();
-                if info.user_ctor {
+                if info.user_ctor && !info.defaulted_default_ctor {
                     return self.construct_init(t, vec![], sp);
                 }
                 // Implicit default constructor: base, then members in order (and the
