@@ -28,8 +28,14 @@ typedef struct __nv_bfloat162_raw {
 #define __CUPRITE_BFM __host__ __device__
 #define __CUPRITE_BFDEV __device__ static inline
 
-/* NaN from a float: the canonical NaN, as cvt.rn.f16.f32 gives. */
+/* NaN from a float: the canonical NaN; from a double: in device code the quiet NaN
+ * with the input's sign, in host code the canonical NaN (CUDA's two paths differ). */
 #define __CUPRITE_BF_NAN_FROM_F32 ((unsigned short)__CUPRITE_CANONICAL_NAN)
+#ifdef __CUDA_ARCH__
+#define __CUPRITE_BF_NAN_FROM_F64 ((unsigned short)0x7fc0u), 1
+#else
+#define __CUPRITE_BF_NAN_FROM_F64 ((unsigned short)__CUPRITE_CANONICAL_NAN), 0
+#endif
 
 struct __align__(2) __nv_bfloat16 {
     unsigned short __x;
@@ -47,7 +53,7 @@ struct __align__(2) __nv_bfloat16 {
     }
 #if !defined(__CUDA_NO_BFLOAT16_CONVERSIONS__)
     __CUPRITE_BFM __nv_bfloat16(float f) : __x(__cuprite_nf_from_f32(f, __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F32)) {}
-    __CUPRITE_BFM __nv_bfloat16(double f) : __x(__cuprite_nf_from_f64(f, __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F32)) {}
+    __CUPRITE_BFM __nv_bfloat16(double f) : __x(__cuprite_nf_from_f64(f, __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F64)) {}
     __CUPRITE_BFM __nv_bfloat16(short v) : __x(__cuprite_nf_from_i64(v, __CUPRITE_BF16, __CUPRITE_RN)) {}
     __CUPRITE_BFM __nv_bfloat16(unsigned short v) : __x(__cuprite_nf_from_u64(v, __CUPRITE_BF16, __CUPRITE_RN)) {}
     __CUPRITE_BFM __nv_bfloat16(int v) : __x(__cuprite_nf_from_i64(v, __CUPRITE_BF16, __CUPRITE_RN)) {}
@@ -62,7 +68,7 @@ struct __align__(2) __nv_bfloat16 {
         return *this;
     }
     __CUPRITE_BFM __nv_bfloat16 &operator=(double f) {
-        __x = __cuprite_nf_from_f64(f, __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F32);
+        __x = __cuprite_nf_from_f64(f, __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F64);
         return *this;
     }
     /* To integers: round toward zero, saturating, NaN -> 0, as the _rz conversions. */
@@ -168,7 +174,7 @@ __CUPRITE_BF __nv_bfloat16 __float2bfloat16_ru(const float a) {
     return __cuprite_bf_make(__cuprite_nf_from_f32(a, __CUPRITE_BF16, __CUPRITE_RU, __CUPRITE_BF_NAN_FROM_F32));
 }
 __CUPRITE_BF __nv_bfloat16 __double2bfloat16(const double a) {
-    return __cuprite_bf_make(__cuprite_nf_from_f64(a, __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F32));
+    return __cuprite_bf_make(__cuprite_nf_from_f64(a, __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F64));
 }
 __CUPRITE_BF float __bfloat162float(const __nv_bfloat16 a) { return __cuprite_bf_f(a); }
 
@@ -257,8 +263,8 @@ __CUPRITE_BF __nv_bfloat16 __hfma_sat(const __nv_bfloat16 a, const __nv_bfloat16
 __CUPRITE_BF __nv_bfloat16 __hfma_relu(const __nv_bfloat16 a, const __nv_bfloat16 b, const __nv_bfloat16 c) {
     return __cuprite_bf_make(__cuprite_nf_relu(__hfma(a, b, c).__x, __CUPRITE_BF16));
 }
-__CUPRITE_BF __nv_bfloat16 __hneg(const __nv_bfloat16 a) { return __cuprite_bf_make((unsigned short)(a.__x ^ 0x8000u)); }
-__CUPRITE_BF __nv_bfloat16 __habs(const __nv_bfloat16 a) { return __cuprite_bf_make((unsigned short)(a.__x & 0x7fffu)); }
+__CUPRITE_BF __nv_bfloat16 __hneg(const __nv_bfloat16 a) { return __cuprite_bf_make(__cuprite_nf_neg(a.__x, __CUPRITE_BF16)); }
+__CUPRITE_BF __nv_bfloat16 __habs(const __nv_bfloat16 a) { return __cuprite_bf_make(__cuprite_nf_abs(a.__x, __CUPRITE_BF16)); }
 __CUPRITE_BF __nv_bfloat16 __hmax(const __nv_bfloat16 a, const __nv_bfloat16 b) { return __cuprite_bf_make(__cuprite_nf_maxmin(a.__x, b.__x, __CUPRITE_BF16, 1, 0)); }
 __CUPRITE_BF __nv_bfloat16 __hmin(const __nv_bfloat16 a, const __nv_bfloat16 b) { return __cuprite_bf_make(__cuprite_nf_maxmin(a.__x, b.__x, __CUPRITE_BF16, 0, 0)); }
 __CUPRITE_BF __nv_bfloat16 __hmax_nan(const __nv_bfloat16 a, const __nv_bfloat16 b) { return __cuprite_bf_make(__cuprite_nf_maxmin(a.__x, b.__x, __CUPRITE_BF16, 1, 1)); }

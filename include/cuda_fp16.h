@@ -33,8 +33,14 @@ typedef struct __half2_raw {
 #define __CUPRITE_HM __host__ __device__
 #define __CUPRITE_HDEV __device__ static inline
 
-/* NaN from a float: the canonical NaN, as cvt.rn.f16.f32 gives. */
+/* NaN from a float: the canonical NaN; from a double: in device code the quiet NaN
+ * with the input's sign, in host code the canonical NaN (CUDA's two paths differ). */
 #define __CUPRITE_H_NAN_FROM_F32 ((unsigned short)__CUPRITE_CANONICAL_NAN)
+#ifdef __CUDA_ARCH__
+#define __CUPRITE_H_NAN_FROM_F64 ((unsigned short)0x7e00u), 1
+#else
+#define __CUPRITE_H_NAN_FROM_F64 ((unsigned short)__CUPRITE_CANONICAL_NAN), 0
+#endif
 
 struct __align__(2) __half {
     unsigned short __x;
@@ -52,7 +58,7 @@ struct __align__(2) __half {
     }
 #if !defined(__CUDA_NO_HALF_CONVERSIONS__)
     __CUPRITE_HM __half(float f) : __x(__cuprite_nf_from_f32(f, __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F32)) {}
-    __CUPRITE_HM __half(double f) : __x(__cuprite_nf_from_f64(f, __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F32)) {}
+    __CUPRITE_HM __half(double f) : __x(__cuprite_nf_from_f64(f, __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F64)) {}
     __CUPRITE_HM __half(short v) : __x(__cuprite_nf_from_i64(v, __CUPRITE_F16, __CUPRITE_RN)) {}
     __CUPRITE_HM __half(unsigned short v) : __x(__cuprite_nf_from_u64(v, __CUPRITE_F16, __CUPRITE_RN)) {}
     __CUPRITE_HM __half(int v) : __x(__cuprite_nf_from_i64(v, __CUPRITE_F16, __CUPRITE_RN)) {}
@@ -67,7 +73,7 @@ struct __align__(2) __half {
         return *this;
     }
     __CUPRITE_HM __half &operator=(double f) {
-        __x = __cuprite_nf_from_f64(f, __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F32);
+        __x = __cuprite_nf_from_f64(f, __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F64);
         return *this;
     }
     /* To integers: round toward zero, saturating, NaN -> 0, as the _rz conversions. */
@@ -173,7 +179,7 @@ __CUPRITE_H __half __float2half_ru(const float a) {
     return __cuprite_h_make(__cuprite_nf_from_f32(a, __CUPRITE_F16, __CUPRITE_RU, __CUPRITE_H_NAN_FROM_F32));
 }
 __CUPRITE_H __half __double2half(const double a) {
-    return __cuprite_h_make(__cuprite_nf_from_f64(a, __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F32));
+    return __cuprite_h_make(__cuprite_nf_from_f64(a, __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F64));
 }
 __CUPRITE_H float __half2float(const __half a) { return __cuprite_h_f(a); }
 
@@ -262,8 +268,8 @@ __CUPRITE_H __half __hfma_sat(const __half a, const __half b, const __half c) {
 __CUPRITE_H __half __hfma_relu(const __half a, const __half b, const __half c) {
     return __cuprite_h_make(__cuprite_nf_relu(__hfma(a, b, c).__x, __CUPRITE_F16));
 }
-__CUPRITE_H __half __hneg(const __half a) { return __cuprite_h_make((unsigned short)(a.__x ^ 0x8000u)); }
-__CUPRITE_H __half __habs(const __half a) { return __cuprite_h_make((unsigned short)(a.__x & 0x7fffu)); }
+__CUPRITE_H __half __hneg(const __half a) { return __cuprite_h_make(__cuprite_nf_neg(a.__x, __CUPRITE_F16)); }
+__CUPRITE_H __half __habs(const __half a) { return __cuprite_h_make(__cuprite_nf_abs(a.__x, __CUPRITE_F16)); }
 __CUPRITE_H __half __hmax(const __half a, const __half b) { return __cuprite_h_make(__cuprite_nf_maxmin(a.__x, b.__x, __CUPRITE_F16, 1, 0)); }
 __CUPRITE_H __half __hmin(const __half a, const __half b) { return __cuprite_h_make(__cuprite_nf_maxmin(a.__x, b.__x, __CUPRITE_F16, 0, 0)); }
 __CUPRITE_H __half __hmax_nan(const __half a, const __half b) { return __cuprite_h_make(__cuprite_nf_maxmin(a.__x, b.__x, __CUPRITE_F16, 1, 1)); }

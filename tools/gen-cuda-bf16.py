@@ -70,6 +70,8 @@ consts = {
 }
 for name, bits in consts.items():
     body = re.sub(r"(#define %s __ushort_as_bfloat16\(\(unsigned short\))0x[0-9A-F]+U" % name, r"\g<1>%s" % bits, body)
+# double -> bfloat16 NaN: the quiet NaN with the input's sign.
+body = body.replace("((unsigned short)0x7e00u), 1", "((unsigned short)0x7fc0u), 1")
 # Infinity tests in __hisinf.
 body = body.replace("0x7c00u) return 1", "0x7f80u) return 1").replace("0xfc00u) return -1", "0xff80u) return -1")
 # cuda_bf16.h needs cuda_fp16.h's nothing, but CUDA's includes it: do the same.

@@ -10,7 +10,9 @@
  *     least 2p+2 for both formats (p = 11, 8), so the double rounding is innocuous;
  *   - fma is done in double (the product is exact), the sum rounded to odd, then rounded
  *     to the format: round-to-odd at 53 bits then to-nearest at p <= 51 bits is exact.
- * NaN results follow the GPU: arithmetic returns the canonical NaN 0x7fff. */
+ * NaN results follow the GPU (H100, CUDA 13): arithmetic, negation and absolute value
+ * return the canonical NaN 0x7fff; float -> 16-bit gives 0x7fff, double -> 16-bit the
+ * quiet NaN with the input's sign; binary16 -> float gives 0x7fffffff. */
 #ifndef CUPRITE_NARROW_FLOAT_H
 #define CUPRITE_NARROW_FLOAT_H
 
@@ -122,12 +124,15 @@ __CUPRITE_NF unsigned short __cuprite_nf_from_f32(float f, int mb, int bias, int
     return __cuprite_nf_round(sign, m, e, mb, bias, mode);
 }
 
-/* double -> format, NaN -> `nan`. */
-__CUPRITE_NF unsigned short __cuprite_nf_from_f64(double d, int mb, int bias, int mode, unsigned short nan) {
+/* double -> format, NaN -> `nan`, with the input's sign where `nan_signed`. */
+__CUPRITE_NF unsigned short __cuprite_nf_from_f64(double d, int mb, int bias, int mode, unsigned short nan, int nan_signed) {
     unsigned long long u = __cuprite_f64_bits(d);
     unsigned int sign = (unsigned int)(u >> 63), ex = (unsigned int)(u >> 52) & 0x7ffu;
     unsigned long long man = u & 0xfffffffffffffull;
-    if (ex == 0x7ffu) return man ? nan : __cuprite_nf_inf(sign, mb, bias);
+    if (ex == 0x7ffu) {
+        if (!man) return __cuprite_nf_inf(sign, mb, bias);
+        return nan_signed ? (unsigned short)(nan | (sign << 15)) : nan;
+    }
     if (ex == 0 && man == 0) return (unsigned short)(sign << 15);
     unsigned long long m = ex ? (man | 0x10000000000000ull) : man;
     int e = ex ? (int)ex - 1075 : -1074;
@@ -143,12 +148,14 @@ __CUPRITE_NF unsigned short __cuprite_nf_from_i64(long long v, int mb, int bias,
     return __cuprite_nf_round(1, 0ull - (unsigned long long)v, 0, mb, bias, mode);
 }
 
-/* format -> float: exact. NaN keeps its payload, quieted (as cvt.f32.f16 does). */
+/* format -> float: exact. bfloat16 is float's upper half (NaNs keep their bits); a
+ * binary16 NaN becomes the canonical float NaN 0x7fffffff, as on the GPU. */
 __CUPRITE_NF float __cuprite_nf_to_f32(unsigned short h, int mb, int bias) {
+    if (mb == 7) return __cuprite_f32_from_bits((unsigned int)h << 16);
     unsigned int sign = (unsigned int)(h >> 15) << 31;
     unsigned int ex = (h & 0x7fffu) >> mb, man = h & ((1u << mb) - 1u);
     unsigned int maxe = (unsigned int)(2 * bias + 1);
-    if (ex == maxe) return __cuprite_f32_from_bits(sign | 0x7f800000u | (man ? 0x400000u : 0u) | (man << (23 - mb)));
+    if (ex == maxe) return __cuprite_f32_from_bits(man ? 0x7fffffffu : (sign | 0x7f800000u));
     if (ex == 0) {
         /* man * 2^(1 - bias - mb): exact in double, and in float for both formats. */
         float mag = (float)((double)man * __cuprite_f64_from_bits((unsigned long long)(1023 + 1 - bias - mb) << 52));
@@ -162,7 +169,7 @@ __CUPRITE_NF unsigned short __cuprite_nf_result(float r, int mb, int bias) {
     return __cuprite_nf_from_f32(r, mb, bias, __CUPRITE_RN, (unsigned short)__CUPRITE_CANONICAL_NAN);
 }
 __CUPRITE_NF unsigned short __cuprite_nf_result64(double r, int mb, int bias) {
-    return __cuprite_nf_from_f64(r, mb, bias, __CUPRITE_RN, (unsigned short)__CUPRITE_CANONICAL_NAN);
+    return __cuprite_nf_from_f64(r, mb, bias, __CUPRITE_RN, (unsigned short)__CUPRITE_CANONICAL_NAN, 0);
 }
 
 /* a * b + c, rounded once. The product of two 16-bit floats is exact in double; the sum
@@ -182,6 +189,14 @@ __CUPRITE_NF unsigned short __cuprite_nf_fma(unsigned short a, unsigned short b,
         }
     }
     return __cuprite_nf_result64(s, mb, bias);
+}
+
+/* Negation and absolute value flip or clear the sign; a NaN becomes the canonical NaN. */
+__CUPRITE_NF unsigned short __cuprite_nf_neg(unsigned short h, int mb, int bias) {
+    return __cuprite_nf_isnan(h, mb, bias) ? (unsigned short)__CUPRITE_CANONICAL_NAN : (unsigned short)(h ^ 0x8000u);
+}
+__CUPRITE_NF unsigned short __cuprite_nf_abs(unsigned short h, int mb, int bias) {
+    return __cuprite_nf_isnan(h, mb, bias) ? (unsigned short)__CUPRITE_CANONICAL_NAN : (unsigned short)(h & 0x7fffu);
 }
 
 /* Clamp to [0, 1] (the `_sat` forms): NaN -> +0. */
