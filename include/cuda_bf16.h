@@ -93,6 +93,9 @@ struct __align__(2) __nv_bfloat16 {
     }
     __CUPRITE_BFM explicit operator bool() const { return (__x & 0x7fffu) != 0; }
 #endif
+    /* From the other 16-bit format, to nearest (defined in cuda_bf16.h). */
+    __CUPRITE_BFM explicit __nv_bfloat16(const __half &f)
+        : __x(__cuprite_nf_from_f32(__half2float(f), __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F32)) {}
 };
 
 struct __align__(4) __nv_bfloat162 {
@@ -383,6 +386,8 @@ __CUPRITE_BF __nv_bfloat16 hlog10(const __nv_bfloat16 a) { return __cuprite_bf_r
 __CUPRITE_BF __nv_bfloat16 hsin(const __nv_bfloat16 a) { return __cuprite_bf_res64(sin((double)__cuprite_bf_f(a))); }
 __CUPRITE_BF __nv_bfloat16 hcos(const __nv_bfloat16 a) { return __cuprite_bf_res64(cos((double)__cuprite_bf_f(a))); }
 __CUPRITE_BF __nv_bfloat16 htanh(const __nv_bfloat16 a) { return __cuprite_bf_res64(tanh((double)__cuprite_bf_f(a))); }
+/* The GPU's approximate tanh: here the correctly rounded one (may differ in the last bit). */
+__CUPRITE_BF __nv_bfloat16 htanh_approx(const __nv_bfloat16 a) { return htanh(a); }
 __CUPRITE_BF2_UNARY(h2trunc, htrunc)
 __CUPRITE_BF2_UNARY(h2ceil, hceil)
 __CUPRITE_BF2_UNARY(h2floor, hfloor)
@@ -399,6 +404,7 @@ __CUPRITE_BF2_UNARY(h2log10, hlog10)
 __CUPRITE_BF2_UNARY(h2sin, hsin)
 __CUPRITE_BF2_UNARY(h2cos, hcos)
 __CUPRITE_BF2_UNARY(h2tanh, htanh)
+__CUPRITE_BF2_UNARY(h2tanh_approx, htanh)
 
 /* ---- Operators ----------------------------------------------------------------------- */
 
@@ -524,6 +530,9 @@ __CUPRITE_BFDEV __nv_bfloat162 __ldg(const __nv_bfloat162 *p) { return *p; }
 #undef __CUPRITE_BF2_CMP
 #undef __CUPRITE_BF_INTEGRAL
 #undef __CUPRITE_BF_SHFL
+
+__CUPRITE_BFM inline __half::__half(const __nv_bfloat16 &f)
+    : __x(__cuprite_nf_from_f32(__bfloat162float(f), __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F32)) {}
 
 #endif /* __cplusplus */
 #endif /* __CUDA_BF16_H__ */

@@ -42,6 +42,8 @@ typedef struct __half2_raw {
 #define __CUPRITE_H_NAN_FROM_F64 ((unsigned short)__CUPRITE_CANONICAL_NAN), 0
 #endif
 
+struct __nv_bfloat16;
+
 struct __align__(2) __half {
     unsigned short __x;
 
@@ -98,6 +100,8 @@ struct __align__(2) __half {
     }
     __CUPRITE_HM explicit operator bool() const { return (__x & 0x7fffu) != 0; }
 #endif
+    /* From the other 16-bit format, to nearest (defined in cuda_bf16.h). */
+    __CUPRITE_HM explicit __half(const __nv_bfloat16 &f); /* __cuprite_cross_ctor */
 };
 
 struct __align__(4) __half2 {
@@ -388,6 +392,8 @@ __CUPRITE_H __half hlog10(const __half a) { return __cuprite_h_res64(log10((doub
 __CUPRITE_H __half hsin(const __half a) { return __cuprite_h_res64(sin((double)__cuprite_h_f(a))); }
 __CUPRITE_H __half hcos(const __half a) { return __cuprite_h_res64(cos((double)__cuprite_h_f(a))); }
 __CUPRITE_H __half htanh(const __half a) { return __cuprite_h_res64(tanh((double)__cuprite_h_f(a))); }
+/* The GPU's approximate tanh: here the correctly rounded one (may differ in the last bit). */
+__CUPRITE_H __half htanh_approx(const __half a) { return htanh(a); }
 __CUPRITE_H2_UNARY(h2trunc, htrunc)
 __CUPRITE_H2_UNARY(h2ceil, hceil)
 __CUPRITE_H2_UNARY(h2floor, hfloor)
@@ -404,6 +410,7 @@ __CUPRITE_H2_UNARY(h2log10, hlog10)
 __CUPRITE_H2_UNARY(h2sin, hsin)
 __CUPRITE_H2_UNARY(h2cos, hcos)
 __CUPRITE_H2_UNARY(h2tanh, htanh)
+__CUPRITE_H2_UNARY(h2tanh_approx, htanh)
 
 /* ---- Operators ----------------------------------------------------------------------- */
 

@@ -74,6 +74,17 @@ for name, bits in consts.items():
 body = body.replace("((unsigned short)0x7e00u), 1", "((unsigned short)0x7fc0u), 1")
 # Infinity tests in __hisinf.
 body = body.replace("0x7c00u) return 1", "0x7f80u) return 1").replace("0xfc00u) return -1", "0xff80u) return -1")
+# The conversions between the formats: __nv_bfloat16's constructor from __half here,
+# and the definition of __half's from __nv_bfloat16, which cuda_fp16.h declares.
+cross_decl = "    __CUPRITE_BFM explicit __nv_bfloat16(const __nv_bfloat16 &f); /* __cuprite_cross_ctor */"
+assert cross_decl in body, "cuda_fp16.h's cross-format constructor moved"
+body = body.replace(cross_decl, """    __CUPRITE_BFM explicit __nv_bfloat16(const __half &f)
+        : __x(__cuprite_nf_from_f32(__half2float(f), __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F32)) {}""")
+body = body.replace("struct __nv_bfloat16;\n\n", "", 1)
+body = body.replace("#endif /* __cplusplus */", """__CUPRITE_BFM inline __half::__half(const __nv_bfloat16 &f)
+    : __x(__cuprite_nf_from_f32(__bfloat162float(f), __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F32)) {}
+
+#endif /* __cplusplus */""", 1)
 # cuda_bf16.h needs cuda_fp16.h's nothing, but CUDA's includes it: do the same.
 body = body.replace('#include "cuprite/narrow_float.h"', '#include "cuprite/narrow_float.h"\n#include "cuda_fp16.h"', 1)
 

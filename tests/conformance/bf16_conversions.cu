@@ -68,6 +68,8 @@ __device__ unsigned long long from_bf16(int op, __nv_bfloat16 h) {
     case 23: return __bfloat162ull_rd(h);
     case 24: return __bfloat162ull_ru(h);
     case 25: return (unsigned short)__bfloat16_as_short(h);
+    case 26: return (unsigned char)__bfloat162char_rz(h);
+    case 27: return __bfloat162uchar_rz(h);
     default: return 0;
     }
 }
@@ -75,8 +77,9 @@ static const char *from_bf16_names[] = {
     "bf162float", "bf162int_rn", "bf162int_rz", "bf162int_rd", "bf162int_ru", "bf162uint_rn", "bf162uint_rz",
     "bf162uint_rd", "bf162uint_ru", "bf162short_rn", "bf162short_rz", "bf162short_rd", "bf162short_ru",
     "bf162ushort_rn", "bf162ushort_rz", "bf162ushort_rd", "bf162ushort_ru", "bf162ll_rn", "bf162ll_rz",
-    "bf162ll_rd", "bf162ll_ru", "bf162ull_rn", "bf162ull_rz", "bf162ull_rd", "bf162ull_ru", "bf16_as_short"};
-const int NFROM = 26;
+    "bf162ll_rd", "bf162ll_ru", "bf162ull_rn", "bf162ull_rz", "bf162ull_rd", "bf162ull_ru", "bf16_as_short",
+    "bf162char_rz", "bf162uchar_rz"};
+const int NFROM = 28;
 
 __global__ void k_from_bf16(unsigned long long *out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

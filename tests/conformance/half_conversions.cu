@@ -1,6 +1,6 @@
 // half_conversions: every conversion to and from __half in every rounding mode, in device
 // code. half -> float and half -> integers (int, unsigned, short, unsigned short, long
-// long, unsigned long long, rn/rz/rd/ru; char/uchar rz) over all 65536 bit patterns;
+// long, unsigned long long, rn/rz/rd/ru; char/uchar rz; half -> bf16 and the bits read as a bf16 -> half) over all 65536 bit patterns;
 // float -> half (rn/rz/rd/ru) over the midpoints between neighbouring halves and their
 // float neighbours, the halves themselves and 262144 random float bit patterns; double ->
 // half over midpoints moved by less than a float ulp and random doubles; integers ->
@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 #include <cuda_fp16.h>
+#include <cuda_bf16.h>
 
 static const char *dump_dir = nullptr;
 
@@ -68,6 +69,10 @@ __device__ unsigned long long from_half(int op, __half h) {
     case 23: return __half2ull_rd(h);
     case 24: return __half2ull_ru(h);
     case 25: return (unsigned short)__half_as_short(h);
+    case 26: return (unsigned char)__half2char_rz(h);
+    case 27: return __half2uchar_rz(h);
+    case 28: return __bfloat16_as_ushort(__nv_bfloat16(h));
+    case 29: return __half_as_ushort(__half(__ushort_as_bfloat16(__half_as_ushort(h))));
     default: return 0;
     }
 }
@@ -75,8 +80,9 @@ static const char *from_half_names[] = {
     "half2float", "half2int_rn", "half2int_rz", "half2int_rd", "half2int_ru", "half2uint_rn", "half2uint_rz",
     "half2uint_rd", "half2uint_ru", "half2short_rn", "half2short_rz", "half2short_rd", "half2short_ru",
     "half2ushort_rn", "half2ushort_rz", "half2ushort_rd", "half2ushort_ru", "half2ll_rn", "half2ll_rz",
-    "half2ll_rd", "half2ll_ru", "half2ull_rn", "half2ull_rz", "half2ull_rd", "half2ull_ru", "half_as_short"};
-const int NFROM = 26;
+    "half2ll_rd", "half2ll_ru", "half2ull_rn", "half2ull_rz", "half2ull_rd", "half2ull_ru", "half_as_short",
+    "half2char_rz", "half2uchar_rz", "half2bf16", "bf16bits2half"};
+const int NFROM = 30;
 
 __global__ void k_from_half(unsigned long long *out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
