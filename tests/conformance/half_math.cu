@@ -1,5 +1,5 @@
 // half_math: the half and bfloat16 math functions (htrunc, hceil, hfloor, hrint, hsqrt,
-// hrcp, hrsqrt, hexp, hexp2, hexp10, hlog, hlog2, hlog10, hsin, hcos; htanh for half) and their h2 forms,
+// hrcp, hrsqrt, hexp, hexp2, hexp10, hlog, hlog2, hlog10, hsin, hcos) and their h2 forms,
 // in device code, over all 65536 bit patterns of each format. Each result is compared
 // with the correctly rounded one (the double function, rounded by __double2half /
 // __double2bfloat16): the program prints whether every result is within the function's
@@ -147,19 +147,6 @@ static void check(const char *format, const std::vector<unsigned short> &out, un
     }
 }
 
-// htanh (half only): within 2 ulp of the correctly rounded tanh; on the GPU it may be an
-// approximation.
-__global__ void k_tanh(unsigned short *out) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= 65536) return;
-    __half x = __ushort_as_half((unsigned short)i);
-    out[i] = __half_as_ushort(htanh(x));
-    out[65536 + i] = __half_as_ushort(__double2half(tanh((double)__half2float(x))));
-    __half2 r = h2tanh(__halves2half2(x, x));
-    out[2 * 65536 + i] = __half_as_ushort(r.x);
-    out[3 * 65536 + i] = __half_as_ushort(r.y);
-}
-
 int main(int argc, char **argv) {
     if (argc > 1) dump_dir = argv[1];
     unsigned short *d;
@@ -174,19 +161,6 @@ int main(int argc, char **argv) {
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(out.data(), d, n * 2, cudaMemcpyDeviceToHost));
     check("bf16", out, 0x7f80);
-    k_tanh<<<256, 256>>>(d);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(out.data(), d, 4 * 65536 * 2, cudaMemcpyDeviceToHost));
-    long worst = 0;
-    int differ = 0;
-    for (int i = 0; i < 65536; i++)
-        for (int k = 0; k < 3; k++) {
-            long dd = distance(out[(k ? k + 1 : 0) * 65536 + i], out[65536 + i], 0x7c00);
-            if (dd > worst) worst = dd;
-            differ += dd != 0;
-        }
-    printf("half htanh   within 2 ulp (htanh, h2tanh lanes): %s\n", worst <= 2 ? "yes" : "no");
-    if (dump_dir) printf("  [half htanh: largest %ld ulp, %d differ]\n", worst, differ);
     printf("done\n");
     return 0;
 }
