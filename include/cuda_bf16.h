@@ -11,9 +11,6 @@
 #ifndef __CUDA_BF16_H__
 #define __CUDA_BF16_H__
 
-#include "cuprite/narrow_float.h"
-#include "cuda_fp16.h"
-
 typedef struct __nv_bfloat16_raw {
     unsigned short x;
 } __nv_bfloat16_raw;
@@ -23,6 +20,9 @@ typedef struct __nv_bfloat162_raw {
 } __nv_bfloat162_raw;
 
 #ifdef __cplusplus
+
+#include "cuprite/narrow_float.h"
+#include "cuda_fp16.h"
 
 #define __CUPRITE_BF __host__ __device__ static inline
 #define __CUPRITE_BFM __host__ __device__
@@ -471,6 +471,8 @@ __CUPRITE_BF bool operator>=(const __nv_bfloat162 &a, const __nv_bfloat162 &b) {
 #endif
 
 /* ---- Device only: warp shuffles, atomics, loads ---------------------------------------- */
+/* (Only in CUDA compiles: a plain C++ compile of this header has no device builtins.) */
+#if defined(__CUDACC__)
 
 /* Shuffles move the bits through the 32-bit builtin. */
 #define __CUPRITE_BF_SHFL(NAME, ARG)                                                                    \
@@ -517,6 +519,7 @@ __CUPRITE_BFDEV __nv_bfloat162 atomicAdd(__nv_bfloat162 *address, const __nv_bfl
 
 __CUPRITE_BFDEV __nv_bfloat16 __ldg(const __nv_bfloat16 *p) { return *p; }
 __CUPRITE_BFDEV __nv_bfloat162 __ldg(const __nv_bfloat162 *p) { return *p; }
+#endif /* __CUDACC__ */
 
 #undef __CUPRITE_BF_TO_INT
 #undef __CUPRITE_BF_TO_INT4

@@ -17,8 +17,6 @@
 #ifndef __CUDA_FP16_H__
 #define __CUDA_FP16_H__
 
-#include "cuprite/narrow_float.h"
-
 typedef struct __half_raw {
     unsigned short x;
 } __half_raw;
@@ -28,6 +26,8 @@ typedef struct __half2_raw {
 } __half2_raw;
 
 #ifdef __cplusplus
+
+#include "cuprite/narrow_float.h"
 
 #define __CUPRITE_H __host__ __device__ static inline
 #define __CUPRITE_HM __host__ __device__
@@ -477,6 +477,8 @@ __CUPRITE_H bool operator>=(const __half2 &a, const __half2 &b) { return __hbge2
 #endif
 
 /* ---- Device only: warp shuffles, atomics, loads ---------------------------------------- */
+/* (Only in CUDA compiles: a plain C++ compile of this header has no device builtins.) */
+#if defined(__CUDACC__)
 
 /* Shuffles move the bits through the 32-bit builtin. */
 #define __CUPRITE_H_SHFL(NAME, ARG)                                                                    \
@@ -523,6 +525,7 @@ __CUPRITE_HDEV __half2 atomicAdd(__half2 *address, const __half2 val) {
 
 __CUPRITE_HDEV __half __ldg(const __half *p) { return *p; }
 __CUPRITE_HDEV __half2 __ldg(const __half2 *p) { return *p; }
+#endif /* __CUDACC__ */
 
 #undef __CUPRITE_H_TO_INT
 #undef __CUPRITE_H_TO_INT4
