@@ -100,3 +100,14 @@ fn defaulted_constructors_are_the_implicit_ones() {
          }\n",
     );
 }
+
+#[test]
+fn a_programs_own_overload_of_a_builtin_name_replaces_it() {
+    // Overloads that take no class keep replacing the builtin, as before headers could
+    // add overloads beside it.
+    let m = compile(
+        "__device__ int __ffs(int x) { return 99 + x; }\n\
+         __global__ void k(int *o) { o[0] = __ffs(o[1]); }\n",
+    );
+    assert_eq!(callees(&m, "k"), ["__ffs"]);
+}

@@ -1242,16 +1242,16 @@ impl<'o> Checker<'o> {
         format!("{q} function(\"{}\")", f.name)
     }
 
+    /// Whether every one of these functions has a parameter whose type is a class (or a
+    /// pointer, reference or array of one).
+    fn overloads_take_classes(&self, ids: &[FnId]) -> bool {
+        ids.iter().all(|i| self.prog.functions[i.0 as usize].sig.params.iter().any(|p| involves_class(&p.ty)))
+    }
+
     /// Whether any argument's type is a class, or a pointer, reference or array of one
     /// (checked silently: the call checks its arguments again).
     fn args_involve_class(&mut self, args: &[ast::Expr]) -> bool {
-        fn involves(t: &Ty) -> bool {
-            match t {
-                Ty::Record(_) => true,
-                Ty::Ptr(q) | Ty::Ref(q) | Ty::Array(q, _) => involves(&q.ty),
-                _ => false,
-            }
-        }
+        let involves = involves_class;
         self.silent += 1;
         let errs = self.diags.len();
         let found = args.iter().any(|a| involves(&self.expr(a).ty.ty));
@@ -1381,9 +1381,15 @@ impl<'o> Checker<'o> {
             if let Some(class) = builtins::classify(&name) {
                 let is_fn_or_none = matches!(sym, None | Some(Sym::Funcs(_)));
                 // A header may add overloads of a builtin for its own classes
-                // (`__shfl_sync(unsigned, __half, int, int)` in cuda_fp16.h): calls with
-                // an argument of class type go to those, the others stay builtin.
-                if is_fn_or_none && (!user || !self.args_involve_class(args)) {
+                // (`__shfl_sync(unsigned, __half, int, int)` in cuda_fp16.h): when every
+                // declared overload takes a class, calls with an argument of class type go
+                // to those and the others stay builtin. (Overloads of other shapes, a
+                // program's own `max(int, int)`, replace the builtin as before.)
+                let beside = match &sym {
+                    Some(Sym::Funcs(ids)) if user => self.overloads_take_classes(ids) && !self.args_involve_class(args),
+                    _ => false,
+                };
+                if is_fn_or_none && (!user || beside) {
                     return self.builtin_call(&name, class, args, callee.span, sp);
                 }
             }
@@ -1972,4 +1978,13 @@ pub(crate) fn find_field(types: &TypeTable, r: RecId, name: &str) -> Option<(Vec
         }
     }
     None
+}
+
+/// A class type, or a pointer, reference or array of one.
+fn involves_class(t: &Ty) -> bool {
+    match t {
+        Ty::Record(_) => true,
+        Ty::Ptr(q) | Ty::Ref(q) | Ty::Array(q, _) => involves_class(&q.ty),
+        _ => false,
+    }
 }
