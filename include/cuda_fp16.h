@@ -79,26 +79,26 @@ struct __align__(2) __half {
         return *this;
     }
     /* To integers: round toward zero, saturating, NaN -> 0, as the _rz conversions. */
-    __CUPRITE_HM explicit operator short() const {
+    __CUPRITE_HM operator short() const {
         return (short)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, -32768, 32767, 0);
     }
-    __CUPRITE_HM explicit operator unsigned short() const {
+    __CUPRITE_HM operator unsigned short() const {
         return (unsigned short)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, 0, 65535, 0);
     }
-    __CUPRITE_HM explicit operator int() const {
+    __CUPRITE_HM operator int() const {
         return (int)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, -2147483647 - 1, 2147483647, 0);
     }
-    __CUPRITE_HM explicit operator unsigned int() const {
+    __CUPRITE_HM operator unsigned int() const {
         return (unsigned int)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, 0, 4294967295ll, 0);
     }
-    __CUPRITE_HM explicit operator long long() const {
+    __CUPRITE_HM operator long long() const {
         return __cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, -9223372036854775807ll - 1,
                                    9223372036854775807ll, -9223372036854775807ll - 1);
     }
-    __CUPRITE_HM explicit operator unsigned long long() const {
+    __CUPRITE_HM operator unsigned long long() const {
         return __cuprite_nf_to_u64(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ);
     }
-    __CUPRITE_HM explicit operator bool() const { return (__x & 0x7fffu) != 0; }
+    __CUPRITE_HM operator bool() const { return (__x & 0x7fffu) != 0; }
 #endif
     /* From the other 16-bit format, to nearest (defined in cuda_bf16.h). */
     __CUPRITE_HM explicit __half(const __nv_bfloat16 &f); /* __cuprite_cross_ctor */
