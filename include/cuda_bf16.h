@@ -71,7 +71,30 @@ struct __align__(2) __nv_bfloat16 {
         __x = __cuprite_nf_from_f64(f, __CUPRITE_BF16, __CUPRITE_RN, __CUPRITE_BF_NAN_FROM_F64);
         return *this;
     }
+    /* From integers by assignment: to nearest, as the constructors. */
+    __CUPRITE_BFM __nv_bfloat16 &operator=(short v) { return *this = __nv_bfloat16(v); }
+    __CUPRITE_BFM __nv_bfloat16 &operator=(unsigned short v) { return *this = __nv_bfloat16(v); }
+    __CUPRITE_BFM __nv_bfloat16 &operator=(int v) { return *this = __nv_bfloat16(v); }
+    __CUPRITE_BFM __nv_bfloat16 &operator=(unsigned int v) { return *this = __nv_bfloat16(v); }
+    __CUPRITE_BFM __nv_bfloat16 &operator=(long long v) { return *this = __nv_bfloat16(v); }
+    __CUPRITE_BFM __nv_bfloat16 &operator=(unsigned long long v) { return *this = __nv_bfloat16(v); }
     /* To integers: round toward zero, saturating, NaN -> 0, as the _rz conversions. */
+    __CUPRITE_BFM operator signed char() const {
+        return (signed char)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_BF16), __CUPRITE_RZ, -128, 127, 0);
+    }
+    __CUPRITE_BFM operator char() const {
+        return (char)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_BF16), __CUPRITE_RZ, -128, 127, 0);
+    }
+    __CUPRITE_BFM operator unsigned char() const {
+        return (unsigned char)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_BF16), __CUPRITE_RZ, 0, 255, 0);
+    }
+    __CUPRITE_BFM operator long() const {
+        return (long)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_BF16), __CUPRITE_RZ, -9223372036854775807ll - 1,
+                                         9223372036854775807ll, -9223372036854775807ll - 1);
+    }
+    __CUPRITE_BFM operator unsigned long() const {
+        return (unsigned long)__cuprite_nf_to_u64(__cuprite_nf_to_f32(__x, __CUPRITE_BF16), __CUPRITE_RZ);
+    }
     __CUPRITE_BFM operator short() const {
         return (short)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_BF16), __CUPRITE_RZ, -32768, 32767, 0);
     }

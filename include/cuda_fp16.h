@@ -78,7 +78,30 @@ struct __align__(2) __half {
         __x = __cuprite_nf_from_f64(f, __CUPRITE_F16, __CUPRITE_RN, __CUPRITE_H_NAN_FROM_F64);
         return *this;
     }
+    /* From integers by assignment: to nearest, as the constructors. */
+    __CUPRITE_HM __half &operator=(short v) { return *this = __half(v); }
+    __CUPRITE_HM __half &operator=(unsigned short v) { return *this = __half(v); }
+    __CUPRITE_HM __half &operator=(int v) { return *this = __half(v); }
+    __CUPRITE_HM __half &operator=(unsigned int v) { return *this = __half(v); }
+    __CUPRITE_HM __half &operator=(long long v) { return *this = __half(v); }
+    __CUPRITE_HM __half &operator=(unsigned long long v) { return *this = __half(v); }
     /* To integers: round toward zero, saturating, NaN -> 0, as the _rz conversions. */
+    __CUPRITE_HM operator signed char() const {
+        return (signed char)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, -128, 127, 0);
+    }
+    __CUPRITE_HM operator char() const {
+        return (char)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, -128, 127, 0);
+    }
+    __CUPRITE_HM operator unsigned char() const {
+        return (unsigned char)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, 0, 255, 0);
+    }
+    __CUPRITE_HM operator long() const {
+        return (long)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, -9223372036854775807ll - 1,
+                                         9223372036854775807ll, -9223372036854775807ll - 1);
+    }
+    __CUPRITE_HM operator unsigned long() const {
+        return (unsigned long)__cuprite_nf_to_u64(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ);
+    }
     __CUPRITE_HM operator short() const {
         return (short)__cuprite_nf_to_int(__cuprite_nf_to_f32(__x, __CUPRITE_F16), __CUPRITE_RZ, -32768, 32767, 0);
     }
