@@ -2,7 +2,7 @@
 """Writes include/cuda_bf16.h from include/cuda_fp16.h: the two headers are the same code
 for two formats (cuprite/narrow_float.h does the arithmetic), so bfloat16's is made by
 renaming half's names to CUDA's bfloat16 names. Run from the repository root after
-changing cuda_fp16.h."""
+changing cuda_fp16.h; with --check it only says whether the file is up to date."""
 import re
 import sys
 
@@ -99,5 +99,10 @@ header = """/* cuda_bf16.h (Cuprite): CUDA's bfloat16 type and functions, writte
  * comparison and math functions (__hadd, __hfma, __heq, hsqrt, ...) are overloads of
  * half's. */
 """
-open("include/cuda_bf16.h", "w").write(header + body)
-print("wrote include/cuda_bf16.h", file=sys.stderr)
+if "--check" in sys.argv[1:]:
+    # Used by the test suite: the committed file must be what this script writes.
+    if open("include/cuda_bf16.h").read() != header + body:
+        sys.exit("include/cuda_bf16.h is stale: run tools/gen-cuda-bf16.py")
+else:
+    open("include/cuda_bf16.h", "w").write(header + body)
+    print("wrote include/cuda_bf16.h", file=sys.stderr)

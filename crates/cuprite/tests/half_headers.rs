@@ -130,3 +130,14 @@ int main() {
     let out = run_ok(cmd.arg(&src));
     assert_eq!(text(&out.stdout), "12.75\n");
 }
+
+#[test]
+fn cuda_bf16_h_is_generated_from_cuda_fp16_h() {
+    // tools/gen-cuda-bf16.py writes cuda_bf16.h; the committed file must be its output.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let Ok(out) = Command::new("python3").arg("tools/gen-cuda-bf16.py").arg("--check").current_dir(&root).output() else {
+        eprintln!("python3 not found: cuda_bf16.h not checked");
+        return;
+    };
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
