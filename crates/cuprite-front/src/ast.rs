@@ -224,10 +224,10 @@ pub struct Cv {
     pub is_volatile: bool,
 }
 
-/// `__attribute__((...))`, `__align__(n)`, `alignas(n)`, `[[...]]`.
 /// The attribute the parser puts on a declarator declared `= default`.
 pub const DEFAULTED_ATTR: &str = "__cuprite_defaulted";
 
+/// `__attribute__((...))`, `__align__(n)`, `alignas(n)`, `[[...]]`.
 #[derive(Clone, Debug)]
 pub struct Attribute {
     pub name: String,

@@ -1251,11 +1251,8 @@ impl<'o> Checker<'o> {
     /// Whether any argument's type is a class, or a pointer, reference or array of one
     /// (checked silently: the call checks its arguments again).
     fn args_involve_class(&mut self, args: &[ast::Expr]) -> bool {
-        let involves = involves_class;
         self.silent += 1;
-        let errs = self.diags.len();
-        let found = args.iter().any(|a| involves(&self.expr(a).ty.ty));
-        self.diags.truncate(errs);
+        let found = args.iter().any(|a| involves_class(&self.expr(a).ty.ty));
         self.silent -= 1;
         found
     }
