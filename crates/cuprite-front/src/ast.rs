@@ -224,6 +224,9 @@ pub struct Cv {
     pub is_volatile: bool,
 }
 
+/// The attribute the parser puts on a declarator declared `= default`.
+pub const DEFAULTED_ATTR: &str = "__cuprite_defaulted";
+
 /// `__attribute__((...))`, `__align__(n)`, `alignas(n)`, `[[...]]`.
 #[derive(Clone, Debug)]
 pub struct Attribute {

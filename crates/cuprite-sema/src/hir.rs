@@ -397,6 +397,9 @@ pub struct ClassInfo {
     pub field_access: std::collections::HashMap<String, Access>,
     /// A user-declared constructor exists (the class is not an aggregate).
     pub user_ctor: bool,
+    /// `C() = default;`: default-initialization is the implicit constructor's, even
+    /// beside other constructors (defaulted copy/move members are not declared at all).
+    pub defaulted_default_ctor: bool,
     /// Some user-declared member is private or protected (not an aggregate).
     pub non_public: bool,
     /// Size of the class without its tail padding (Itanium ABI "dsize").

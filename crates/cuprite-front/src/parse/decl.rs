@@ -988,7 +988,12 @@ impl<'a> Parser<'a> {
                         let sp = self.span();
                         init = Some(Initializer::Expr(Expr { kind: ExprKind::IntLit { value: 0, suffix: IntSuffix::default(), radix: 8 }, span: sp }));
                         self.bump();
-                    } else if !(self.eat("default") || self.eat("delete")) {
+                    } else if self.is("default") {
+                        // Marked for sema: a defaulted special member is the implicit one.
+                        let span = self.span();
+                        self.bump();
+                        declarator.attrs.push(Attribute { name: DEFAULTED_ATTR.to_string(), args: vec![], span });
+                    } else if !self.eat("delete") {
                         return Err(self.err_here(format!("expected '0', 'default' or 'delete' before {}", self.describe())));
                     }
                 }

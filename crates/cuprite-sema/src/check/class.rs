@@ -376,6 +376,18 @@ impl<'o> Checker<'o> {
             self.diags.truncate(errs);
         }
         let Ty::Func(sig) = fty.ty else { return None };
+        // `= default`: the implicit special member (the class's layout decides triviality).
+        let defaulted = decl.attrs.iter().any(|a| a.name == ast::DEFAULTED_ATTR);
+        if defaulted && (kind == MethodKind::Ctor || name == "operator=") {
+            if kind == MethodKind::Ctor {
+                let info = self.prog.classes.get_mut(&rec).unwrap();
+                info.user_ctor = true;
+                if sig.params.is_empty() {
+                    info.defaulted_default_ctor = true;
+                }
+            }
+            return None;
+        }
         let is_const = match decl.derived.first() {
             Some(ast::Derived::Function(fd)) => fd.cv.is_const,
             _ => false,
@@ -741,6 +753,9 @@ impl<'o> Checker<'o> {
         }
         let info = self.class_info(r).cloned().unwrap_or_default();
         let shown = self.show(&t.unqual());
+        if args.is_empty() && info.defaulted_default_ctor {
+            return Some(self.default_init(t, sp).unwrap_or(Init::Zero(t.unqual())));
+        }
         if !info.user_ctor {
             // Implicit constructors: default, copy.
             if args.is_empty() {
@@ -756,6 +771,15 @@ impl<'o> Checker<'o> {
             return None;
         }
         // Copy from the same class when it has no user copy constructor: implicit copy.
+        if args.len() == 1
+            && matches!(args[0].ty.ty, Ty::Record(a) if a == r || self.is_base_of(r, a))
+            && self.copy_ctor(r).is_none()
+            && !info.ctors.iter().any(|c| self.prog.functions[c.0 as usize].sig.params.first().is_some_and(|p| matches!(&p.ty, Ty::Ref(q) if q.ty == Ty::Record(r))))
+        {
+            let a = args.into_iter().next().unwrap();
+            let v = self.convert(a, &t.unqual(), "initialization");
+            return (!v.is_error()).then(|| self.init_from_value(v));
+        }
         let cands = info.ctors.clone();
         let fid = self.resolve_overload(&cands, None, &args, &format!("constructor of '{shown}'"), sp, true)?;
         let mut conv = self.call_args(fid, args, sp)?;
@@ -790,7 +814,7 @@ impl<'o> Checker<'o> {
                     return None;
                 }
                 let info = self.class_info(r).cloned().unwrap_or_default();
-                if info.user_ctor {
+                if info.user_ctor && !info.defaulted_default_ctor {
                     return self.construct_init(t, vec![], sp);
                 }
                 // Implicit default constructor: base, then members in order (and the

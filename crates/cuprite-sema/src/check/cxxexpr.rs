@@ -324,6 +324,37 @@ impl<'o> Checker<'o> {
         self.finish_method_call(scalar[0], e, vec![], sp, sp)
     }
 
+    /// `(T)obj` / `static_cast<T>(obj)` from a class object to a scalar `T`: the conversion
+    /// function to exactly `T` (explicit ones count, as in direct-initialization), else
+    /// the implicit conversion.
+    pub(crate) fn cast_class_to_scalar(&mut self, e: Expr, t: &QTy, sp: Span) -> Expr {
+        let Ty::Record(r) = e.ty.ty else { return self.convert(e, &t.unqual(), "cast") };
+        let mut exact = Vec::new();
+        for c in self.class_chain(r) {
+            if let Some(i) = self.class_info(c) {
+                for (n, ids) in &i.methods {
+                    if !n.starts_with("operator ") {
+                        continue;
+                    }
+                    for id in ids {
+                        let f = &self.prog.functions[id.0 as usize];
+                        let ret = match &f.sig.ret.ty {
+                            Ty::Ref(q) => &q.ty,
+                            q => q,
+                        };
+                        if f.cxx.method.as_ref().is_some_and(|m| m.kind == MethodKind::Conversion) && *ret == t.ty {
+                            exact.push(*id);
+                        }
+                    }
+                }
+            }
+        }
+        if exact.len() == 1 {
+            return self.finish_method_call(exact[0], e, vec![], sp, sp);
+        }
+        self.convert(e, &t.unqual(), "cast")
+    }
+
     /// Implicit conversion from a class type, or to a class type (user-defined
     /// conversions: converting constructors, conversion functions). `None` when neither
     /// side is a class or the conversion is the built-in one.
@@ -426,6 +457,16 @@ impl<'o> Checker<'o> {
             }
             _ => None,
         }
+    }
+
+    /// Whether `f` is a copy assignment operator of `r` (`operator=(const C&)`, `(C&)`, `(C)`).
+    pub(crate) fn is_copy_assign(&self, f: FnId, r: RecId) -> bool {
+        let f = &self.prog.functions[f.0 as usize];
+        f.sig.params.len() == 1
+            && match &f.sig.params[0].ty {
+                Ty::Ref(t) => t.ty == Ty::Record(r),
+                t => *t == Ty::Record(r),
+            }
     }
 
     /// The user-declared copy constructor of `r` (`C(const C&)` or `C(C&)`), if any.

@@ -1074,7 +1074,12 @@ impl<'o> Checker<'o> {
             if let Ty::Record(rr) = lhs.ty.ty {
                 // Assignment operators are members only.
                 let cands = self.lookup_methods(rr, &name);
-                if !cands.is_empty() {
+                // Without a user-declared copy assignment, `a = b` from the same class is
+                // the implicit one, whatever other assignment operators the class has.
+                let implicit_copy = op.is_none()
+                    && matches!(rhs.ty.ty, Ty::Record(x) if x == rr || self.is_base_of(rr, x))
+                    && !cands.iter().any(|c| self.is_copy_assign(*c, rr));
+                if !cands.is_empty() && !implicit_copy {
                     return self.method_call(lhs, cands, &name, vec![rhs], sp, sp);
                 }
             }
@@ -1203,6 +1208,11 @@ impl<'o> Checker<'o> {
             let a = Expr::new(ExprKind::Cast(bx(a)), pt, false, sp);
             return Expr::new(ExprKind::Deref(bx(a)), (**target).clone(), true, sp);
         }
+        if matches!(v.ty.ty, Ty::Record(_)) && t.ty.is_scalar() {
+            let mut e = self.cast_class_to_scalar(v, t, sp);
+            e.span = sp;
+            return e;
+        }
         let v = self.rvalue(v);
         let from = v.ty.ty.clone();
         if from == t.ty {
@@ -1233,6 +1243,21 @@ impl<'o> Checker<'o> {
             ExecSpace::Host => "__host__",
         };
         format!("{q} function(\"{}\")", f.name)
+    }
+
+    /// Whether every one of these functions has a parameter whose type is a class (or a
+    /// pointer, reference or array of one).
+    fn overloads_take_classes(&self, ids: &[FnId]) -> bool {
+        ids.iter().all(|i| self.prog.functions[i.0 as usize].sig.params.iter().any(|p| involves_class(&p.ty)))
+    }
+
+    /// Whether any argument's type is a class, or a pointer, reference or array of one
+    /// (checked silently: the call checks its arguments again).
+    fn args_involve_class(&mut self, args: &[ast::Expr]) -> bool {
+        self.silent += 1;
+        let found = args.iter().any(|a| involves_class(&self.expr(a).ty.ty));
+        self.silent -= 1;
+        found
     }
 
     fn user_has_body(&self, ids: &[FnId]) -> bool {
@@ -1368,10 +1393,19 @@ impl<'o> Checker<'o> {
             Some(Sym::Funcs(ids)) => self.user_has_body(ids),
             _ => false,
         };
-        if std_or_plain && !user && self.fcx.is_some() {
+        if std_or_plain && self.fcx.is_some() {
             if let Some(class) = builtins::classify(&name) {
                 let is_fn_or_none = matches!(sym, None | Some(Sym::Funcs(_)));
-                if is_fn_or_none {
+                // A header may add overloads of a builtin for its own classes
+                // (`__shfl_sync(unsigned, __half, int, int)` in cuda_fp16.h): when every
+                // declared overload takes a class, calls with an argument of class type go
+                // to those and the others stay builtin. (Overloads of other shapes, a
+                // program's own `max(int, int)`, replace the builtin as before.)
+                let beside = match &sym {
+                    Some(Sym::Funcs(ids)) if user => self.overloads_take_classes(ids) && !self.args_involve_class(args),
+                    _ => false,
+                };
+                if is_fn_or_none && (!user || beside) {
                     return self.builtin_call(&name, class, args, callee.span, sp);
                 }
             }
@@ -1972,4 +2006,13 @@ pub(crate) fn find_field(types: &TypeTable, r: RecId, name: &str) -> Option<(Vec
         }
     }
     None
+}
+
+/// A class type, or a pointer, reference or array of one.
+fn involves_class(t: &Ty) -> bool {
+    match t {
+        Ty::Record(_) => true,
+        Ty::Ptr(q) | Ty::Ref(q) | Ty::Array(q, _) => involves_class(&q.ty),
+        _ => false,
+    }
 }

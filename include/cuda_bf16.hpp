@@ -1,0 +1,1 @@
+#include "cuda_bf16.h"

@@ -1,0 +1,1 @@
+#include "cuda_fp16.h"
