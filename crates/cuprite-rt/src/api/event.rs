@@ -33,7 +33,7 @@ pub extern "C" fn cudaEventRecord(e: *mut c_void, s: *mut c_void) -> CudaError {
             crate::graph::capture::record_event(&st, &ev);
             return Ok(());
         }
-        crate::api::stream::refuse_legacy_during_capture(&st)?;
+        crate::api::stream::check_capture_rules(&st)?;
         ev.record(&st);
         Ok(())
     })

@@ -633,7 +633,7 @@ pub extern "C" fn cudaGraphLaunch(e: *mut c_void, s: *mut c_void) -> CudaError {
         let ex = exec::resolve(e)?;
         let st = stream::resolve(s)?;
         ctx().check()?;
-        crate::api::stream::refuse_legacy_during_capture(&st)?;
+        crate::api::stream::check_capture_rules(&st)?;
         // CUDA 13 does not capture graph launches: the capture becomes invalid.
         crate::api::stream::refuse_if_capturing(&st)?;
         st.submit(Op::Graph(Arc::new(exec::prepare(&ex))));

@@ -29,7 +29,7 @@ pub fn launch_kernel(
     }
     launch::validate(&k, grid, block, shared, &c.props().limits())?;
     let s = stream::resolve(st)?;
-    crate::api::stream::refuse_legacy_during_capture(&s)?;
+    crate::api::stream::check_capture_rules(&s)?;
     let l = unsafe { PreparedLaunch::new(k, grid, block, shared, args)? };
     s.submit(Op::Launch(Box::new(l)));
     if c.launch_blocking() && !s.is_capturing() {

@@ -265,7 +265,7 @@ pub(crate) fn copy_blocking(dst: *mut c_void, src: *const c_void, n: usize, kind
     c.check()?;
     check_copy(dst, src, n, kind)?;
     let s = stream::default_stream();
-    crate::api::stream::refuse_legacy_during_capture(&s)?;
+    crate::api::stream::check_capture_rules(&s)?;
     crate::api::stream::refuse_if_capturing(&s)?;
     s.synchronize_implicit();
     crate::printf::flush();
@@ -284,16 +284,11 @@ pub(crate) fn copy_async(dst: *mut c_void, src: *const c_void, n: usize, kind: c
     c.check()?;
     let s = stream::resolve(st)?;
     check_copy(dst, src, n, kind)?;
-    crate::api::stream::refuse_legacy_during_capture(&s)?;
+    crate::api::stream::check_capture_rules(&s)?;
     if n == 0 {
         return Ok(());
     }
-    if s.is_capturing() && !(is_pinned(dst, n) && is_pinned(src, n)) {
-        // Pageable memory cannot be copied by a graph: CUDA invalidates the capture.
-        crate::graph::capture::invalidate(&s);
-        return Err(error::STREAM_CAPTURE_INVALIDATED);
-    }
-    if is_pinned(dst, n) && is_pinned(src, n) {
+    if s.is_capturing() || (is_pinned(dst, n) && is_pinned(src, n)) {
         s.submit(Op::Copy { dst: SendPtr(dst), src: SendPtr(src as *mut c_void), n });
         Ok(())
     } else {
@@ -379,12 +374,8 @@ fn copy_2d(
     match st {
         Some(st) => {
             let s = stream::resolve(st)?;
-            crate::api::stream::refuse_legacy_during_capture(&s)?;
+            crate::api::stream::check_capture_rules(&s)?;
             let pinned = is_pinned(dst, dspan) && is_pinned(src, sspan);
-            if s.is_capturing() && !pinned {
-                crate::graph::capture::invalidate(&s);
-                return Err(error::STREAM_CAPTURE_INVALIDATED);
-            }
             s.submit(op);
             if !pinned && !s.is_capturing() {
                 s.synchronize();
@@ -393,7 +384,7 @@ fn copy_2d(
         }
         None => {
             let s = stream::default_stream();
-            crate::api::stream::refuse_legacy_during_capture(&s)?;
+            crate::api::stream::check_capture_rules(&s)?;
             crate::api::stream::refuse_if_capturing(&s)?;
             s.submit(op);
             s.synchronize_implicit();
@@ -482,13 +473,13 @@ fn submit_set(op: Op, st: Option<*mut c_void>) -> Result<()> {
     match st {
         Some(st) => {
             let s = stream::resolve(st)?;
-            crate::api::stream::refuse_legacy_during_capture(&s)?;
+            crate::api::stream::check_capture_rules(&s)?;
             s.submit(op);
             Ok(())
         }
         None => {
             let s = stream::default_stream();
-            crate::api::stream::refuse_legacy_during_capture(&s)?;
+            crate::api::stream::check_capture_rules(&s)?;
             crate::api::stream::refuse_if_capturing(&s)?;
             s.submit(op);
             s.synchronize_implicit();

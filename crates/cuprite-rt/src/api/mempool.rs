@@ -15,7 +15,7 @@ fn malloc_async(p: *mut *mut c_void, size: usize, pool: &Arc<MemPool>, s: *mut c
     }
     let st = stream::resolve(s)?;
     ctx().check()?;
-    crate::api::stream::refuse_legacy_during_capture(&st)?;
+    crate::api::stream::check_capture_rules(&st)?;
     if size == 0 {
         return out(p, std::ptr::null_mut());
     }
@@ -47,6 +47,7 @@ pub extern "C" fn cudaFreeAsync(p: *mut c_void, s: *mut c_void) -> CudaError {
         if !mempool::freeable(p) {
             return Err(error::INVALID_VALUE);
         }
+        crate::api::stream::check_capture_rules(&st)?;
         st.submit(Op::Free(SendPtr(p)));
         Ok(())
     })

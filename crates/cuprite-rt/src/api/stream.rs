@@ -42,8 +42,12 @@ pub(crate) fn refuse_if_capturing(st: &stream::Stream) -> Result<()> {
     Ok(())
 }
 
-/// The legacy stream may not be used while a blocking stream captures.
-pub(crate) fn refuse_legacy_during_capture(st: &stream::Stream) -> Result<()> {
+/// Work submitted to a stream during a capture: the legacy stream may not be used while
+/// a blocking stream captures, and a stream whose capture was invalidated refuses work.
+pub(crate) fn check_capture_rules(st: &stream::Stream) -> Result<()> {
+    if capture::status(st) == 2 {
+        return Err(error::STREAM_CAPTURE_INVALIDATED);
+    }
     if st.kind == stream::Kind::Legacy && capture::blocking_stream_capturing() {
         for s in stream::live_streams() {
             if s.is_blocking() {
@@ -60,7 +64,7 @@ pub extern "C" fn cudaStreamSynchronize(s: *mut c_void) -> CudaError {
     api(|| {
         let st = stream::resolve(s)?;
         refuse_if_capturing(&st)?;
-        refuse_legacy_during_capture(&st)?;
+        check_capture_rules(&st)?;
         capture::refuse_unsafe()?;
         st.synchronize_implicit();
         crate::printf::flush();
@@ -74,7 +78,7 @@ pub extern "C" fn cudaStreamQuery(s: *mut c_void) -> CudaError {
     api(|| {
         let st = stream::resolve(s)?;
         refuse_if_capturing(&st)?;
-        refuse_legacy_during_capture(&st)?;
+        check_capture_rules(&st)?;
         ctx().check()?;
         if st.is_done() {
             Ok(())
@@ -148,7 +152,7 @@ pub extern "C" fn cudaLaunchHostFunc(s: *mut c_void, f: Option<HostFn>, data: *m
         let f = f.ok_or(error::INVALID_VALUE)?;
         let st = stream::resolve(s)?;
         ctx().check()?;
-        refuse_legacy_during_capture(&st)?;
+        check_capture_rules(&st)?;
         st.submit(Op::HostFn { f, data: stream::SendPtr(data) });
         Ok(())
     })
