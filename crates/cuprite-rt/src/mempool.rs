@@ -147,19 +147,74 @@ pub fn alloc(pool: &Arc<MemPool>, size: usize) -> Result<*mut c_void> {
     Ok(p)
 }
 
-/// Whether `p` may be passed to cudaFreeAsync: a stream-ordered or ordinary allocation.
-pub fn freeable(p: *mut c_void) -> bool {
-    pools().allocs.contains_key(&(p as usize)) || crate::memory::is_device_range(p, 1)
+/// Memory of a graph's allocation node. As in CUDA, its address is fixed when the node is
+/// made and stays reserved while a graph or executable graph holds the node: each run of
+/// the node makes it live, and a free of it (a free node, cudaFreeAsync, cudaFree) makes
+/// it dead again without giving the memory back. It is released with the last holder.
+pub struct GraphAlloc {
+    pub ptr: usize,
+    pub size: usize,
+    live: std::sync::atomic::AtomicBool,
 }
 
-/// Frees `p` (the stream reached its cudaFreeAsync).
-pub fn free_now(p: *mut c_void) {
+impl GraphAlloc {
+    pub fn new(size: usize) -> Result<Arc<GraphAlloc>> {
+        let p = ctx().device.alloc(size.max(1), Kind::Device)? as usize;
+        let a = Arc::new(GraphAlloc { ptr: p, size, live: std::sync::atomic::AtomicBool::new(true) });
+        graph_allocs().insert(p, Arc::downgrade(&a));
+        Ok(a)
+    }
+    pub fn set_live(&self, live: bool) {
+        self.live.store(live, std::sync::atomic::Ordering::Release);
+    }
+}
+
+impl Drop for GraphAlloc {
+    fn drop(&mut self) {
+        graph_allocs().remove(&self.ptr);
+        let _ = ctx().device.free(self.ptr as *mut c_void, &|k| matches!(k, Kind::Device));
+    }
+}
+
+fn graph_allocs() -> std::sync::MutexGuard<'static, HashMap<usize, std::sync::Weak<GraphAlloc>>> {
+    static G: OnceLock<Mutex<HashMap<usize, std::sync::Weak<GraphAlloc>>>> = OnceLock::new();
+    G.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Frees a graph allocation (marks it dead); false when `p` is not one.
+pub fn free_graph_alloc(p: *mut c_void) -> bool {
+    match graph_allocs().get(&(p as usize)).and_then(|w| w.upgrade()) {
+        Some(a) => {
+            a.set_live(false);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Whether `p` may be passed to cudaFreeAsync: a stream-ordered, graph or ordinary allocation.
+pub fn freeable(p: *mut c_void) -> bool {
+    pools().allocs.contains_key(&(p as usize))
+        || graph_allocs().contains_key(&(p as usize))
+        || crate::memory::is_device_range(p, 1)
+}
+
+/// Takes a stream-ordered allocation off its pool's books (it is being freed).
+pub fn forget(p: *mut c_void) {
     let entry = pools().allocs.remove(&(p as usize));
     if let Some((pool, size)) = entry {
         let mut st = pool.lock();
         st.used = st.used.saturating_sub(size);
         st.kept += size;
     }
+}
+
+/// Frees `p` (the stream reached its cudaFreeAsync).
+pub fn free_now(p: *mut c_void) {
+    if free_graph_alloc(p) {
+        return;
+    }
+    forget(p);
     let c = ctx();
     if let Err(e) = c.device.free(p, &|k| matches!(k, Kind::Device | Kind::Managed)) {
         c.set_sticky(e);

@@ -240,9 +240,9 @@ pub extern "C" fn cudaGraphAddMemAllocNode(n: *mut Node, g: *mut c_void, d: *con
         if p.bytesize == 0 {
             return Err(error::INVALID_VALUE);
         }
-        let ptr = crate::mempool::alloc(&crate::mempool::current(), p.bytesize)?;
-        p.dptr = ptr;
-        Ok(NodeKind::MemAlloc { ptr: SendPtr(ptr), size: p.bytesize })
+        let a = crate::mempool::GraphAlloc::new(p.bytesize)?;
+        p.dptr = a.ptr as *mut c_void;
+        Ok(NodeKind::MemAlloc(a))
     })
 }
 
@@ -402,7 +402,8 @@ pub extern "C" fn cudaGraphMemAllocNodeGetParams(n: Node, p: *mut MemAllocNodePa
             return Err(error::INVALID_VALUE);
         }
         with_node(n, |k| match k {
-            NodeKind::MemAlloc { ptr, size } => {
+            NodeKind::MemAlloc(a) => {
+                let (ptr, size) = (SendPtr(a.ptr as *mut c_void), &a.size);
                 let mut props = [0u64; 11];
                 props[0] = 1; // cudaMemAllocationTypePinned, no handle types
                 props[1] = 1; // location: cudaMemLocationTypeDevice, device 0

@@ -48,6 +48,10 @@ pub extern "C" fn cudaFree(p: *mut c_void) -> CudaError {
             return Ok(());
         }
         crate::stream::wait_all_streams();
+        if crate::mempool::free_graph_alloc(p) {
+            return Ok(());
+        }
+        crate::mempool::forget(p);
         c.device.free(p, &|k| matches!(k, Kind::Device | Kind::Managed))
     })
 }

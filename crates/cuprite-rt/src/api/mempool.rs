@@ -19,11 +19,14 @@ fn malloc_async(p: *mut *mut c_void, size: usize, pool: &Arc<MemPool>, s: *mut c
     if size == 0 {
         return out(p, std::ptr::null_mut());
     }
-    let ptr = mempool::alloc(pool, size)?;
     if st.is_capturing() {
-        capture::add_node(&st, NodeKind::MemAlloc { ptr: SendPtr(ptr), size })?;
+        // Captured: the allocation belongs to the graph, at an address fixed now.
+        let a = mempool::GraphAlloc::new(size)?;
+        let ptr = a.ptr as *mut c_void;
+        capture::add_node(&st, NodeKind::MemAlloc(a))?;
+        return out(p, ptr);
     }
-    out(p, ptr)
+    out(p, mempool::alloc(pool, size)?)
 }
 
 #[no_mangle]

@@ -151,8 +151,11 @@ pub fn run(l: &Launch) {
             }
             NodeKind::EventRecord(ev) => ev.fire(mark),
             NodeKind::EventWait(ev) => ev.wait_for(mark),
-            // Memory of allocation nodes is reserved when the node is made (`api::graph`).
-            NodeKind::Child(_) | NodeKind::Empty | NodeKind::MemAlloc { .. } | NodeKind::MemFree(_) => {}
+            // An allocation node's memory is reserved when the node is made, at a fixed
+            // address (`mempool::GraphAlloc`); running the node makes it live again.
+            NodeKind::MemAlloc(a) => a.set_live(true),
+            NodeKind::MemFree(p) => crate::mempool::free_now(p.0),
+            NodeKind::Child(_) | NodeKind::Empty => {}
         }
     }
 }
@@ -214,7 +217,7 @@ pub fn update(e: &ExecGraph, g: &Arc<GraphObj>) -> Result<(i32, usize)> {
             return Ok((update_result::TOPOLOGY_CHANGED, n.orig));
         }
         match (&n.kind, &o.kind) {
-            (NodeKind::MemAlloc { ptr: a, .. }, NodeKind::MemAlloc { ptr: b, .. }) if a.0 != b.0 => {
+            (NodeKind::MemAlloc(a), NodeKind::MemAlloc(b)) if a.ptr != b.ptr => {
                 return Ok((update_result::NOT_SUPPORTED, n.orig))
             }
             (NodeKind::MemFree(a), NodeKind::MemFree(b)) if a.0 != b.0 => return Ok((update_result::NOT_SUPPORTED, n.orig)),

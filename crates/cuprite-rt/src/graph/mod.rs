@@ -61,7 +61,7 @@ pub enum NodeKind {
     EventRecord(Arc<EventObj>),
     EventWait(Arc<EventObj>),
     Empty,
-    MemAlloc { ptr: SendPtr, size: usize },
+    MemAlloc(Arc<crate::mempool::GraphAlloc>),
     MemFree(SendPtr),
 }
 
@@ -76,7 +76,7 @@ impl NodeKind {
             NodeKind::EventRecord(_) => node_type::EVENT_RECORD,
             NodeKind::EventWait(_) => node_type::WAIT_EVENT,
             NodeKind::Empty => node_type::EMPTY,
-            NodeKind::MemAlloc { .. } => node_type::MEM_ALLOC,
+            NodeKind::MemAlloc(_) => node_type::MEM_ALLOC,
             NodeKind::MemFree(_) => node_type::MEM_FREE,
         }
     }
