@@ -230,3 +230,25 @@ pub fn release_to_thresholds() {
         st.trim(t);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserved_memory_follows_use_threshold_and_trim() {
+        let mut st = PoolState::default();
+        st.used = 1000;
+        st.note_high();
+        assert_eq!(st.reserved(), CHUNK);
+        st.used = 0;
+        st.kept = 1000;
+        st.trim(0);
+        assert_eq!(st.reserved(), 0);
+        st.kept = 5 << 20;
+        st.trim(64 << 20);
+        assert_eq!(st.reserved(), CHUNK, "below the threshold the pool keeps what was freed");
+        st.trim(0);
+        assert_eq!((st.reserved(), st.reserved_high, st.used_high), (0, CHUNK, 1000));
+    }
+}

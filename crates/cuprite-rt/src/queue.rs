@@ -206,3 +206,70 @@ fn assign_server(q: Arc<Queue>, exec: fn(Op)) {
             }
         });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_host(op: Op) {
+        if let Op::Host(f) = op {
+            f()
+        }
+    }
+
+    #[test]
+    fn operations_run_in_order_and_waits_return() {
+        let q = Queue::spawn(run_host);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        for i in 0..100 {
+            let l = log.clone();
+            q.submit(Op::Host(Box::new(move || l.lock().unwrap().push(i))));
+        }
+        q.wait_all();
+        assert!(q.is_idle());
+        assert_eq!(*log.lock().unwrap(), (0..100).collect::<Vec<_>>());
+        q.close();
+    }
+
+    #[test]
+    fn queues_run_concurrently() {
+        // The first queue's operation waits until the second queue's has run: a runtime
+        // that served both from one thread would never finish (bounded here by a timeout).
+        let a = Queue::spawn(run_host);
+        let b = Queue::spawn(run_host);
+        let flag = Arc::new(AtomicBool::new(false));
+        let (f1, f2) = (flag.clone(), flag.clone());
+        a.submit(Op::Host(Box::new(move || {
+            let start = Instant::now();
+            while !f1.load(Ordering::Acquire) && start.elapsed() < Duration::from_secs(20) {
+                std::hint::spin_loop();
+            }
+        })));
+        b.submit(Op::Host(Box::new(move || f2.store(true, Ordering::Release))));
+        a.wait_all();
+        assert!(flag.load(Ordering::Acquire), "the second queue's work did not run while the first waited");
+        a.close();
+        b.close();
+    }
+
+    #[test]
+    fn a_closed_queue_finishes_its_work_and_its_thread_is_reused() {
+        let q = Queue::spawn(run_host);
+        let hit = Arc::new(AtomicUsize::new(0));
+        let h = hit.clone();
+        q.submit(Op::Host(Box::new(move || {
+            std::thread::sleep(Duration::from_millis(5));
+            h.fetch_add(1, Ordering::SeqCst);
+        })));
+        q.close();
+        q.wait_all();
+        assert_eq!(hit.load(Ordering::SeqCst), 1);
+        let before = SERVER_COUNT.load(Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(20));
+        let q2 = Queue::spawn(run_host);
+        q2.submit(Op::Host(Box::new(|| {})));
+        q2.wait_all();
+        assert!(SERVER_COUNT.load(Ordering::Relaxed) <= before + 1);
+        q2.close();
+    }
+}

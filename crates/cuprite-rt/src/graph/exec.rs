@@ -241,3 +241,41 @@ pub fn set_node(e: &ExecGraph, node: usize, kind: NodeKind) -> Result<()> {
     n.kind = kind;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{create, NodeKind};
+
+    #[test]
+    fn order_follows_dependencies_and_cycles_are_refused() {
+        let g = create();
+        let a = g.add(NodeKind::Empty, &[]).unwrap();
+        let b = g.add(NodeKind::Empty, &[]).unwrap();
+        let c = g.add(NodeKind::Empty, &[a.handle(), b.handle()]).unwrap();
+        // a after c: added later, still ordered by dependency.
+        a.deps.lock().unwrap().push(b.handle());
+        let order: Vec<usize> = topo_order(&g).unwrap().iter().map(|n| n.handle()).collect();
+        assert_eq!(order, vec![b.handle(), a.handle(), c.handle()]);
+        b.deps.lock().unwrap().push(c.handle());
+        assert_eq!(topo_order(&g).err(), Some(crate::error::INVALID_VALUE));
+    }
+
+    #[test]
+    fn child_graphs_are_inlined_and_updates_keep_the_shape() {
+        let child = create();
+        child.add(NodeKind::Empty, &[]).unwrap();
+        let g = create();
+        let e = g.add(NodeKind::Empty, &[]).unwrap();
+        g.add(NodeKind::Child(child.clone()), &[e.handle()]).unwrap();
+        let mut flat = Vec::new();
+        flatten(&g, true, &mut flat).unwrap();
+        assert_eq!(flat.iter().map(|n| n.kind.type_code()).collect::<Vec<_>>(), vec![5, 5, 4]);
+        assert_eq!(flat[2].deps, vec![0]);
+        let ex = ExecGraph { nodes: Mutex::new(Arc::new(flat)) };
+        assert_eq!(update(&ex, &g).unwrap().0, update_result::SUCCESS);
+        let other = create();
+        other.add(NodeKind::Empty, &[]).unwrap();
+        assert_eq!(update(&ex, &other).unwrap().0, update_result::TOPOLOGY_CHANGED);
+    }
+}
