@@ -151,7 +151,14 @@ impl Stream {
 }
 
 impl Drop for Stream {
+    /// A destroyed stream (or the per-thread stream of a thread that ended) finishes its
+    /// work in the background; device-wide synchronisation still waits for it.
     fn drop(&mut self) {
+        let mut r = retired().lock().unwrap_or_else(|p| p.into_inner());
+        r.retain(|q| !q.is_idle());
+        if !self.queue.is_idle() {
+            r.push(self.queue.clone());
+        }
         self.queue.close();
     }
 }
@@ -179,7 +186,8 @@ pub fn wait_all_streams() {
         s.queue.wait_all();
     }
     // Destroyed streams finish their work in the background; CUDA waits for it too.
-    for q in retired().lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+    let retired: Vec<Arc<Queue>> = retired().lock().unwrap_or_else(|p| p.into_inner()).drain(..).collect();
+    for q in retired {
         q.wait_all();
     }
 }
@@ -265,10 +273,8 @@ pub fn destroy(handle: *mut c_void) -> Result<()> {
     match handle as usize {
         0..=2 => Err(error::INVALID_RESOURCE_HANDLE),
         h => {
-            let s = streams().live.remove(&h).ok_or(error::INVALID_RESOURCE_HANDLE)?;
-            // Work already queued still runs; device-wide synchronisation waits for it.
-            retired().lock().unwrap_or_else(|p| p.into_inner()).push(s.queue.clone());
-            Ok(())
+            // Work already queued still runs (`Drop for Stream`).
+            streams().live.remove(&h).map(|_| ()).ok_or(error::INVALID_RESOURCE_HANDLE)
         }
     }
 }
