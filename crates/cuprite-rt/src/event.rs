@@ -95,12 +95,8 @@ impl EventObj {
 
     /// Blocks until record number `gen` completed.
     pub fn wait_for(&self, gen: u64) {
-        let start = Instant::now();
-        while start.elapsed() < std::time::Duration::from_micros(20) {
-            if self.is_done(gen) {
-                return;
-            }
-            std::hint::spin_loop();
+        if crate::queue::spin_until(|| self.is_done(gen)) {
+            return;
         }
         let mut st = self.lock();
         while st.fired < gen {

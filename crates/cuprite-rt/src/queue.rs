@@ -32,8 +32,9 @@ pub struct Queue {
     done: Condvar,
 }
 
-/// Spins for at most `SPIN` until `ready()` holds.
-fn spin_until(ready: impl Fn() -> bool) -> bool {
+/// Spins for at most `SPIN` until `ready()` holds, yielding the core now and then: on a
+/// loaded machine the thread we wait for may need it.
+pub(crate) fn spin_until(ready: impl Fn() -> bool) -> bool {
     let start = Instant::now();
     let mut n = 0u32;
     loop {
@@ -41,10 +42,14 @@ fn spin_until(ready: impl Fn() -> bool) -> bool {
             return true;
         }
         n += 1;
-        if n % 64 == 0 && start.elapsed() > SPIN {
-            return false;
+        if n % 16 == 0 {
+            if start.elapsed() > SPIN {
+                return false;
+            }
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
         }
-        std::hint::spin_loop();
     }
 }
 
