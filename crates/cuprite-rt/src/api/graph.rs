@@ -798,13 +798,13 @@ pub extern "C" fn cudaStreamGetCaptureInfo(
                 *g = gh as *mut c_void;
             }
             if !deps.is_null() {
-                *deps = d.as_ptr() as *const Node;
+                *deps = d.0.as_ptr() as *const Node;
             }
             if !edges.is_null() {
-                *edges = std::ptr::null();
+                *edges = d.1.as_ptr() as *const c_void;
             }
             if !count.is_null() {
-                *count = d.len();
+                *count = d.0.len();
             }
         }
         Ok(())

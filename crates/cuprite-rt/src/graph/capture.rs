@@ -38,8 +38,9 @@ pub fn lock(s: &Seq) -> std::sync::MutexGuard<'_, CaptureSeq> {
 pub struct StreamCapture {
     pub seq: Seq,
     pub deps: Vec<usize>,
-    /// The dependency set as last handed out by cudaStreamGetCaptureInfo (kept alive).
-    pub deps_out: Arc<Vec<usize>>,
+    /// The dependency set as last handed out by cudaStreamGetCaptureInfo (kept alive),
+    /// with as many zeroed `cudaGraphEdgeData` (8 bytes each) for its edge data.
+    pub deps_out: Arc<(Vec<usize>, Vec<u64>)>,
 }
 
 /// What an event recorded in a capturing stream stands for.
@@ -84,7 +85,7 @@ pub fn begin(s: &Arc<Stream>, mode: i32) -> Result<()> {
     let mut a = active().lock().unwrap_or_else(|p| p.into_inner());
     a.retain(|w| w.strong_count() > 0);
     a.push(Arc::downgrade(&seq));
-    *c = Some(StreamCapture { seq, deps: Vec::new(), deps_out: Arc::new(Vec::new()) });
+    *c = Some(StreamCapture { seq, deps: Vec::new(), deps_out: Arc::new((Vec::new(), Vec::new())) });
     Ok(())
 }
 
@@ -167,10 +168,10 @@ pub fn status(s: &Stream) -> i32 {
     }
 }
 
-pub fn info(s: &Stream) -> Option<(u64, usize, Arc<Vec<usize>>)> {
+pub fn info(s: &Stream) -> Option<(u64, usize, Arc<(Vec<usize>, Vec<u64>)>)> {
     let mut g = cap(s);
     let c = g.as_mut()?;
-    c.deps_out = Arc::new(c.deps.clone());
+    c.deps_out = Arc::new((c.deps.clone(), vec![0; c.deps.len().max(1)]));
     let q = lock(&c.seq);
     Some((q.id, q.graph.handle(), c.deps_out.clone()))
 }
@@ -253,7 +254,7 @@ pub fn wait_event(s: &Arc<Stream>, ce: CapturedEvent) -> Result<()> {
         Some(_) => Err(error::STREAM_CAPTURE_MERGE),
         None => {
             lock(&ce.seq).members.push(Arc::downgrade(s));
-            *g = Some(StreamCapture { seq: ce.seq, deps: ce.deps, deps_out: Arc::new(Vec::new()) });
+            *g = Some(StreamCapture { seq: ce.seq, deps: ce.deps, deps_out: Arc::new((Vec::new(), Vec::new())) });
             Ok(())
         }
     }
