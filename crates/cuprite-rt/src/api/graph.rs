@@ -240,9 +240,9 @@ pub extern "C" fn cudaGraphAddMemAllocNode(n: *mut Node, g: *mut c_void, d: *con
         if p.bytesize == 0 {
             return Err(error::INVALID_VALUE);
         }
-        let a = crate::mempool::GraphAlloc::new(p.bytesize)?;
+        let a = graph::graph(g)?.alloc_memory(&deps_of(d, nd)?, p.bytesize)?;
         p.dptr = a.ptr as *mut c_void;
-        Ok(NodeKind::MemAlloc(a))
+        Ok(NodeKind::MemAlloc(a, p.bytesize))
     })
 }
 
@@ -402,8 +402,8 @@ pub extern "C" fn cudaGraphMemAllocNodeGetParams(n: Node, p: *mut MemAllocNodePa
             return Err(error::INVALID_VALUE);
         }
         with_node(n, |k| match k {
-            NodeKind::MemAlloc(a) => {
-                let (ptr, size) = (SendPtr(a.ptr as *mut c_void), &a.size);
+            NodeKind::MemAlloc(a, size) => {
+                let ptr = SendPtr(a.ptr as *mut c_void);
                 let mut props = [0u64; 11];
                 props[0] = 1; // cudaMemAllocationTypePinned, no handle types
                 props[1] = 1; // location: cudaMemLocationTypeDevice, device 0

@@ -3,7 +3,7 @@
 use super::out;
 use crate::context::ctx;
 use crate::error::{self, api, CudaError, Result};
-use crate::graph::{capture, NodeKind};
+use crate::graph::capture;
 use crate::mempool::{self, attr, MemPool};
 use crate::stream::{self, Op, SendPtr};
 use std::ffi::{c_int, c_void};
@@ -21,10 +21,7 @@ fn malloc_async(p: *mut *mut c_void, size: usize, pool: &Arc<MemPool>, s: *mut c
     }
     if st.is_capturing() {
         // Captured: the allocation belongs to the graph, at an address fixed now.
-        let a = mempool::GraphAlloc::new(size)?;
-        let ptr = a.ptr as *mut c_void;
-        capture::add_node(&st, NodeKind::MemAlloc(a))?;
-        return out(p, ptr);
+        return out(p, capture::add_alloc_node(&st, size)?);
     }
     out(p, mempool::alloc(pool, size)?)
 }

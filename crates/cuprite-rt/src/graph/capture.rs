@@ -8,7 +8,6 @@ use super::{GraphObj, Memcpy, Memset, NodeKind};
 use crate::api::memory::{Extent, Memcpy3DParms, PitchedPtr, Pos};
 use crate::error::{self, Result};
 use crate::stream::{Op, SendPtr, Stream};
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::thread::ThreadId;
@@ -89,20 +88,6 @@ pub fn begin(s: &Arc<Stream>, mode: i32) -> Result<()> {
     Ok(())
 }
 
-/// Every node reachable backwards from `from`.
-fn ancestors(from: &[usize]) -> HashSet<usize> {
-    let mut seen = HashSet::new();
-    let mut stack: Vec<usize> = from.to_vec();
-    while let Some(h) = stack.pop() {
-        if seen.insert(h) {
-            if let Ok(n) = super::node(h) {
-                stack.extend(n.deps());
-            }
-        }
-    }
-    seen
-}
-
 /// Ends the capture that began in `s`; returns its graph.
 pub fn end(s: &Arc<Stream>) -> Result<Arc<GraphObj>> {
     let c = cap(s).clone().ok_or(error::ILLEGAL_STATE)?;
@@ -118,7 +103,7 @@ pub fn end(s: &Arc<Stream>) -> Result<Arc<GraphObj>> {
         return Err(error::STREAM_CAPTURE_WRONG_THREAD);
     }
     let members: Vec<Arc<Stream>> = lock(&c.seq).members.iter().filter_map(|w| w.upgrade()).collect();
-    let joined = ancestors(&c.deps);
+    let joined = super::ancestors(&c.deps);
     let mut unjoined = false;
     for m in &members {
         if Arc::ptr_eq(m, s) {
@@ -315,6 +300,19 @@ pub fn add_op(s: &Stream, op: Op) {
         Some(Ok(n)) => c.deps = vec![n.handle()],
         _ => lock(&c.seq).invalid = true,
     }
+}
+
+/// cudaMallocAsync during a capture: an allocation node (reusing the address of memory
+/// the graph freed before it where it can, as CUDA does).
+pub fn add_alloc_node(s: &Stream, size: usize) -> Result<*mut std::ffi::c_void> {
+    let mut g = cap(s);
+    let c = g.as_mut().ok_or(error::ILLEGAL_STATE)?;
+    let graph = lock(&c.seq).graph.clone();
+    let a = graph.alloc_memory(&c.deps, size)?;
+    let ptr = a.ptr as *mut std::ffi::c_void;
+    let n = graph.add(NodeKind::MemAlloc(a, size), &c.deps)?;
+    c.deps = vec![n.handle()];
+    Ok(ptr)
 }
 
 /// Adds an already built node kind (memory allocation nodes of cudaMallocAsync).

@@ -20,7 +20,7 @@ fn label(k: &NodeKind) -> String {
         NodeKind::EventRecord(e) => format!("EVENT RECORD\\n{:p}", std::sync::Arc::as_ptr(e)),
         NodeKind::EventWait(e) => format!("EVENT WAIT\\n{:p}", std::sync::Arc::as_ptr(e)),
         NodeKind::Empty => "EMPTY".to_string(),
-        NodeKind::MemAlloc(a) => format!("MEM ALLOC\\n{:#x} {} bytes", a.ptr, a.size),
+        NodeKind::MemAlloc(a, size) => format!("MEM ALLOC\\n{:#x} {} bytes", a.ptr, size),
         NodeKind::MemFree(p) => format!("MEM FREE\\n{:p}", p.0),
     }
 }

@@ -153,7 +153,7 @@ pub fn run(l: &Launch) {
             NodeKind::EventWait(ev) => ev.wait_for(mark),
             // An allocation node's memory is reserved when the node is made, at a fixed
             // address (`mempool::GraphAlloc`); running the node makes it live again.
-            NodeKind::MemAlloc(a) => a.set_live(true),
+            NodeKind::MemAlloc(a, _) => a.set_live(true),
             NodeKind::MemFree(p) => crate::mempool::free_now(p.0),
             NodeKind::Child(_) | NodeKind::Empty => {}
         }
@@ -217,7 +217,7 @@ pub fn update(e: &ExecGraph, g: &Arc<GraphObj>) -> Result<(i32, usize)> {
             return Ok((update_result::TOPOLOGY_CHANGED, n.orig));
         }
         match (&n.kind, &o.kind) {
-            (NodeKind::MemAlloc(a), NodeKind::MemAlloc(b)) if a.ptr != b.ptr => {
+            (NodeKind::MemAlloc(a, _), NodeKind::MemAlloc(b, _)) if a.ptr != b.ptr => {
                 return Ok((update_result::NOT_SUPPORTED, n.orig))
             }
             (NodeKind::MemFree(a), NodeKind::MemFree(b)) if a.0 != b.0 => return Ok((update_result::NOT_SUPPORTED, n.orig)),
@@ -277,5 +277,25 @@ mod tests {
         let other = create();
         other.add(NodeKind::Empty, &[]).unwrap();
         assert_eq!(update(&ex, &other).unwrap().0, update_result::TOPOLOGY_CHANGED);
+    }
+
+    #[test]
+    fn allocation_nodes_reuse_memory_freed_before_them() {
+        use crate::stream::SendPtr;
+        let g = create();
+        let a = g.alloc_memory(&[], 1024).unwrap();
+        let na = g.add(NodeKind::MemAlloc(a.clone(), 1024), &[]).unwrap();
+        // Not yet freed: a second allocation gets new memory.
+        let other = g.alloc_memory(&[na.handle()], 512).unwrap();
+        assert_ne!(other.ptr, a.ptr);
+        let nf = g.add(NodeKind::MemFree(SendPtr(a.ptr as *mut std::ffi::c_void)), &[na.handle()]).unwrap();
+        let b = g.alloc_memory(&[nf.handle()], 512).unwrap();
+        assert_eq!(b.ptr, a.ptr, "freed before: the address is reused");
+        g.add(NodeKind::MemAlloc(b, 512), &[nf.handle()]).unwrap();
+        // A node beside the reuse (not after it) must not take the same memory.
+        let c = g.alloc_memory(&[nf.handle()], 512).unwrap();
+        assert_ne!(c.ptr, a.ptr);
+        let too_big = g.alloc_memory(&[nf.handle()], 4096).unwrap();
+        assert_ne!(too_big.ptr, a.ptr);
     }
 }

@@ -61,7 +61,8 @@ pub enum NodeKind {
     EventRecord(Arc<EventObj>),
     EventWait(Arc<EventObj>),
     Empty,
-    MemAlloc(Arc<crate::mempool::GraphAlloc>),
+    /// The memory (shared by the allocations that reuse its address) and the size asked.
+    MemAlloc(Arc<crate::mempool::GraphAlloc>, usize),
     MemFree(SendPtr),
 }
 
@@ -76,7 +77,7 @@ impl NodeKind {
             NodeKind::EventRecord(_) => node_type::EVENT_RECORD,
             NodeKind::EventWait(_) => node_type::WAIT_EVENT,
             NodeKind::Empty => node_type::EMPTY,
-            NodeKind::MemAlloc(_) => node_type::MEM_ALLOC,
+            NodeKind::MemAlloc(..) => node_type::MEM_ALLOC,
             NodeKind::MemFree(_) => node_type::MEM_FREE,
         }
     }
@@ -178,6 +179,60 @@ impl GraphObj {
             n.deps.lock().unwrap_or_else(|p| p.into_inner()).retain(|d| *d != h);
         }
         registry().nodes.remove(&h);
+    }
+}
+
+/// Every node reachable backwards from `from` (`from` included).
+pub fn ancestors(from: &[usize]) -> std::collections::HashSet<usize> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<usize> = from.to_vec();
+    while let Some(h) = stack.pop() {
+        if seen.insert(h) {
+            if let Ok(n) = node(h) {
+                stack.extend(n.deps());
+            }
+        }
+    }
+    seen
+}
+
+impl GraphObj {
+    /// Memory for an allocation node placed after `deps`. Like CUDA, it takes the address
+    /// of a graph allocation that is certainly free at that point (every allocation and
+    /// free node of it precede `deps`, as many frees as allocations) and large enough;
+    /// else new memory.
+    pub fn alloc_memory(&self, deps: &[usize], size: usize) -> Result<Arc<crate::mempool::GraphAlloc>> {
+        let before = ancestors(deps);
+        let nodes = self.nodes();
+        let mut candidates: Vec<Arc<crate::mempool::GraphAlloc>> = Vec::new();
+        for n in &nodes {
+            if let NodeKind::MemAlloc(a, _) = &*n.kind() {
+                if a.size >= size && !candidates.iter().any(|c| Arc::ptr_eq(c, a)) {
+                    candidates.push(a.clone());
+                }
+            }
+        }
+        for a in candidates {
+            let (mut allocs, mut frees, mut parallel) = (0, 0, false);
+            for n in &nodes {
+                let here = before.contains(&n.handle());
+                match &*n.kind() {
+                    NodeKind::MemAlloc(b, _) if Arc::ptr_eq(b, &a) => {
+                        allocs += 1;
+                        parallel |= !here;
+                    }
+                    NodeKind::MemFree(p) if p.0 as usize == a.ptr => {
+                        frees += 1;
+                        parallel |= !here;
+                    }
+                    _ => {}
+                }
+            }
+            if !parallel && allocs == frees {
+                return Ok(a);
+            }
+        }
+        crate::mempool::GraphAlloc::new(size)
     }
 }
 
