@@ -240,24 +240,76 @@ static __inline__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int 
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void *)func, blockSize,
                                                                      dynamicSMemSize, cudaOccupancyDefault);
 }
+/* Private to this search (cuprite-rt api/launch.rs says why). */
+#define __CUPRITE_OCC_SEARCH_IGNORES_FUNCTION_LIMIT 0x80000000u
+/* The block size with the most resident threads per multiprocessor (ties go to the
+ * larger block), searched over multiples of the warp size as CUDA documents it; the
+ * runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags is the model. */
+template <class UnaryFunction, class T>
+static __inline__ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int *minGridSize, int *blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize, int blockSizeLimit = 0,
+    unsigned int flags = 0) {
+    if (!minGridSize || !blockSize || !func) return cudaErrorInvalidValue;
+    struct cudaFuncAttributes attr;
+    cudaError_t err = ::cudaFuncGetAttributes(&attr, (const void *)func);
+    if (err != cudaSuccess) return err;
+    int dev = 0, sms = 1, perSm = 0, warp = 32, devMax = 1024;
+    if ((err = ::cudaGetDevice(&dev)) != cudaSuccess) return err;
+    ::cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    ::cudaDeviceGetAttribute(&perSm, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+    ::cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, dev);
+    ::cudaDeviceGetAttribute(&devMax, cudaDevAttrMaxThreadsPerBlock, dev);
+    int maxBlock = attr.maxThreadsPerBlock < devMax ? attr.maxThreadsPerBlock : devMax;
+    if (blockSizeLimit > 0 && blockSizeLimit < maxBlock) maxBlock = blockSizeLimit;
+    int bestBlock = 0, bestBlocks = 0, bestThreads = 0;
+    for (int b = (maxBlock + warp - 1) / warp * warp; b > 0; b -= warp) {
+        int size = b > maxBlock ? maxBlock : b;
+        int blocks = 0;
+        err = ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+            &blocks, (const void *)func, size, (size_t)blockSizeToDynamicSMemSize(size),
+            flags | __CUPRITE_OCC_SEARCH_IGNORES_FUNCTION_LIMIT);
+        if (err != cudaSuccess) return err;
+        if (blocks * size > bestThreads) {
+            bestThreads = blocks * size;
+            bestBlock = size;
+            bestBlocks = blocks;
+        }
+        if (bestThreads == perSm) break;
+    }
+    *blockSize = bestBlock;
+    *minGridSize = bestBlocks * sms;
+    return cudaSuccess;
+}
+template <class UnaryFunction, class T>
+static __inline__ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+    int *minGridSize, int *blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize, int blockSizeLimit = 0) {
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(minGridSize, blockSize, func,
+                                                                  blockSizeToDynamicSMemSize, blockSizeLimit, 0);
+}
+struct __cuprite_constant_dynamic_smem {
+    size_t bytes;
+    __host__ __device__ size_t operator()(int) const { return bytes; }
+};
+template <class T>
+static __inline__ cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, T func,
+                                                                         size_t dynamicSMemSize = 0,
+                                                                         int blockSizeLimit = 0,
+                                                                         unsigned int flags = 0) {
+    __cuprite_constant_dynamic_smem smem = {dynamicSMemSize};
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(minGridSize, blockSize, func, smem,
+                                                                  blockSizeLimit, flags);
+}
 template <class T>
 static __inline__ cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
                                                                 size_t dynamicSMemSize = 0,
                                                                 int blockSizeLimit = 0) {
-    struct cudaFuncAttributes attr;
-    cudaError_t err = ::cudaFuncGetAttributes(&attr, (const void *)func);
-    if (err != cudaSuccess) return err;
-    int dev = 0;
-    ::cudaGetDevice(&dev);
-    int sms = 1, perSm = 2048;
-    ::cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    ::cudaDeviceGetAttribute(&perSm, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
-    int bs = attr.maxThreadsPerBlock;
-    if (blockSizeLimit > 0 && blockSizeLimit < bs) bs = blockSizeLimit;
-    (void)dynamicSMemSize;
-    if (blockSize) *blockSize = bs;
-    if (minGridSize) *minGridSize = sms * (perSm / (bs > 0 ? bs : 1));
-    return cudaSuccess;
+    return cudaOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, dynamicSMemSize,
+                                                      blockSizeLimit, 0);
+}
+template <class T>
+static __inline__ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, T func,
+                                                                       int numBlocks, int blockSize) {
+    return ::cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, (const void *)func, numBlocks, blockSize);
 }
 static __inline__ cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) {
     return ::cudaEventCreateWithFlags(event, flags);

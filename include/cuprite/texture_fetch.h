@@ -1,7 +1,8 @@
 /* Texture and surface functions of device code (Cuprite), seen by the device compiler
  * only. Each is a template over the result type, as in CUDA, that calls one of the
  * device compiler's builtins:
- *   __cuprite_tex_fetch(obj, dims | 0x10 if layered, x, y, z, layer, &result, sizeof result)
+ *   __cuprite_tex_fetch(obj, dims | 0x10 if layered | 0x20 if a cubemap | 0x40 | comp << 8 for
+ *                       a gather, x, y, z, layer, &result, sizeof result)
  *   __cuprite_tex_fetch_int(obj, i, &result, sizeof result)
  *   __cuprite_surf_access(obj, dims, x, y, z, &data, sizeof data, boundaryMode, isWrite)
  * which read through the object's descriptor (crates/cuprite-rt/src/texture). */
@@ -50,6 +51,45 @@ template <class T> __device__ T tex2DLayered(cudaTextureObject_t t, float x, flo
     __cuprite_tex_fetch(t, 0x12, x, y, 0.0f, layer, &r, sizeof(T));
     return r;
 }
+
+/* Cubemaps: (x, y, z) is a direction; the face is its major axis (bit 0x20). */
+template <class T> __device__ T texCubemap(cudaTextureObject_t t, float x, float y, float z) {
+    T r;
+    __cuprite_tex_fetch(t, 0x20, x, y, z, 0, &r, sizeof(T));
+    return r;
+}
+template <class T> __device__ T texCubemapLayered(cudaTextureObject_t t, float x, float y, float z, int layer) {
+    T r;
+    __cuprite_tex_fetch(t, 0x30, x, y, z, layer, &r, sizeof(T));
+    return r;
+}
+/* tex2Dgather: component `comp` of the four texels bilinear filtering would read
+ * (bit 0x40, the component in bits 8-9). The result is a 4-vector. */
+template <class T> __device__ T tex2Dgather(cudaTextureObject_t t, float x, float y, int comp = 0) {
+    T r;
+    __cuprite_tex_fetch(t, 0x42 | ((comp & 3) << 8), x, y, 0.0f, 0, &r, sizeof(T));
+    return r;
+}
+/* Level-of-detail and gradient forms. Cuprite's textures have one level (mipmapped
+ * arrays are refused when the texture is created), and on a texture without mipmaps
+ * every level of detail reads level 0, as on a GPU. */
+template <class T> __device__ T tex1DLod(cudaTextureObject_t t, float x, float) { return tex1D<T>(t, x); }
+template <class T> __device__ T tex2DLod(cudaTextureObject_t t, float x, float y, float) { return tex2D<T>(t, x, y); }
+template <class T> __device__ T tex3DLod(cudaTextureObject_t t, float x, float y, float z, float) { return tex3D<T>(t, x, y, z); }
+template <class T> __device__ T tex1DLayeredLod(cudaTextureObject_t t, float x, int layer, float) { return tex1DLayered<T>(t, x, layer); }
+template <class T> __device__ T tex2DLayeredLod(cudaTextureObject_t t, float x, float y, int layer, float) { return tex2DLayered<T>(t, x, y, layer); }
+template <class T> __device__ T texCubemapLod(cudaTextureObject_t t, float x, float y, float z, float) { return texCubemap<T>(t, x, y, z); }
+template <class T> __device__ T texCubemapLayeredLod(cudaTextureObject_t t, float x, float y, float z, int layer, float) {
+    return texCubemapLayered<T>(t, x, y, z, layer);
+}
+template <class T> __device__ T tex1DGrad(cudaTextureObject_t t, float x, float, float) { return tex1D<T>(t, x); }
+template <class T> __device__ T tex2DGrad(cudaTextureObject_t t, float x, float y, float2, float2) { return tex2D<T>(t, x, y); }
+template <class T> __device__ T tex3DGrad(cudaTextureObject_t t, float x, float y, float z, float4, float4) { return tex3D<T>(t, x, y, z); }
+template <class T> __device__ T tex1DLayeredGrad(cudaTextureObject_t t, float x, int layer, float, float) { return tex1DLayered<T>(t, x, layer); }
+template <class T> __device__ T tex2DLayeredGrad(cudaTextureObject_t t, float x, float y, int layer, float2, float2) {
+    return tex2DLayered<T>(t, x, y, layer);
+}
+template <class T> __device__ T texCubemapGrad(cudaTextureObject_t t, float x, float y, float z, float4, float4) { return texCubemap<T>(t, x, y, z); }
 
 /* Legacy texture references (CUDA <= 11). A file-scope `texture<T, dim, mode> r;` is a
  * device global (the device compiler treats every `texture<...>` variable as __device__)
@@ -130,5 +170,38 @@ template <class T> __device__ T surf3Dread(cudaSurfaceObject_t s, int x, int y, 
 }
 template <class T> __device__ void surf3Dwrite(T v, cudaSurfaceObject_t s, int x, int y, int z, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     __cuprite_surf_access(s, 3, x, y, z, &v, sizeof(T), m, 1);
+}
+/* Layered and cubemap surfaces: the layer (or face, or 6 * layer + face) is the slice. */
+template <class T> __device__ T surf1DLayeredread(cudaSurfaceObject_t s, int x, int layer, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T r;
+    __cuprite_surf_access(s, 3, x, 0, layer, &r, sizeof(T), m, 0);
+    return r;
+}
+template <class T> __device__ void surf1DLayeredwrite(T v, cudaSurfaceObject_t s, int x, int layer, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 3, x, 0, layer, &v, sizeof(T), m, 1);
+}
+template <class T> __device__ T surf2DLayeredread(cudaSurfaceObject_t s, int x, int y, int layer, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T r;
+    __cuprite_surf_access(s, 3, x, y, layer, &r, sizeof(T), m, 0);
+    return r;
+}
+template <class T> __device__ void surf2DLayeredwrite(T v, cudaSurfaceObject_t s, int x, int y, int layer, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 3, x, y, layer, &v, sizeof(T), m, 1);
+}
+template <class T> __device__ T surfCubemapread(cudaSurfaceObject_t s, int x, int y, int face, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T r;
+    __cuprite_surf_access(s, 3, x, y, face, &r, sizeof(T), m, 0);
+    return r;
+}
+template <class T> __device__ void surfCubemapwrite(T v, cudaSurfaceObject_t s, int x, int y, int face, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 3, x, y, face, &v, sizeof(T), m, 1);
+}
+template <class T> __device__ T surfCubemapLayeredread(cudaSurfaceObject_t s, int x, int y, int layerFace, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T r;
+    __cuprite_surf_access(s, 3, x, y, layerFace, &r, sizeof(T), m, 0);
+    return r;
+}
+template <class T> __device__ void surfCubemapLayeredwrite(T v, cudaSurfaceObject_t s, int x, int y, int layerFace, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    __cuprite_surf_access(s, 3, x, y, layerFace, &v, sizeof(T), m, 1);
 }
 #endif

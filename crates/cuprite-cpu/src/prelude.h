@@ -359,66 +359,110 @@ __CU_INLINE float __cu_tanf(float x) { return tanf(x); }
 __CU_INLINE float __cu_powf(float a, float b) { return powf(a, b); }
 
 /* ---- rounding-mode arithmetic (__fadd_rz and friends) -------------------------------
- * Evaluated under the requested mode; volatile keeps the operation between the mode
- * switches. */
+ * With AVX-512 each operation carries its rounding mode (embedded rounding): no switch
+ * of the floating-point environment, which costs far more than the operation (interval
+ * arithmetic does little else). Without it, the operation is evaluated under the mode
+ * set with fesetround; volatile keeps it between the mode switches. */
 #define __CU_RMODE_BEGIN(M) int __old = fegetround(); fesetround(M)
 #define __CU_RMODE_END() fesetround(__old)
-#define __CU_ROUNDED2(NAME, T, EXPR, MODE)                                              \
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#define __CU_RM_FE_TONEAREST (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define __CU_RM_FE_TOWARDZERO (_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
+#define __CU_RM_FE_UPWARD (_MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
+#define __CU_RM_FE_DOWNWARD (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define __CU_ROUNDED2(NAME, OP, T, MODE)                                                \
+    __CU_INLINE T __cu_##NAME(T a, T b) {                                               \
+        return sizeof(T) == 4                                                           \
+            ? _mm_cvtss_f32(_mm_##OP##_round_ss(_mm_set_ss(a), _mm_set_ss(b), __CU_RM_##MODE)) \
+            : _mm_cvtsd_f64(_mm_##OP##_round_sd(_mm_set_sd(a), _mm_set_sd(b), __CU_RM_##MODE)); \
+    }
+#define __CU_FMA_ROUNDED(NAME, T, MODE)                                                 \
+    __CU_INLINE T __cu_##NAME(T a, T b, T c) {                                          \
+        return sizeof(T) == 4                                                           \
+            ? _mm_cvtss_f32(_mm_fmadd_round_ss(_mm_set_ss(a), _mm_set_ss(b), _mm_set_ss(c), __CU_RM_##MODE)) \
+            : _mm_cvtsd_f64(_mm_fmadd_round_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c), __CU_RM_##MODE)); \
+    }
+#define __CU_RCP_ROUNDED(NAME, T, MODE)                                                 \
+    __CU_INLINE T __cu_##NAME(T a) {                                                    \
+        return sizeof(T) == 4                                                           \
+            ? _mm_cvtss_f32(_mm_div_round_ss(_mm_set_ss(1.0f), _mm_set_ss(a), __CU_RM_##MODE)) \
+            : _mm_cvtsd_f64(_mm_div_round_sd(_mm_set_sd(1.0), _mm_set_sd(a), __CU_RM_##MODE)); \
+    }
+#define __CU_SQRT_ROUNDED(NAME, T, MODE)                                                \
+    __CU_INLINE T __cu_##NAME(T a) {                                                    \
+        return sizeof(T) == 4                                                           \
+            ? _mm_cvtss_f32(_mm_sqrt_round_ss(_mm_set_ss(a), _mm_set_ss(a), __CU_RM_##MODE)) \
+            : _mm_cvtsd_f64(_mm_sqrt_round_sd(_mm_set_sd(a), _mm_set_sd(a), __CU_RM_##MODE)); \
+    }
+#else
+#define __CU_ROUNDED_OP_add +
+#define __CU_ROUNDED_OP_sub -
+#define __CU_ROUNDED_OP_mul *
+#define __CU_ROUNDED_OP_div /
+#define __CU_ROUNDED2(NAME, OP, T, MODE)                                                \
     __CU_HELPER T __cu_##NAME(T a, T b) {                                               \
         volatile T va = a, vb = b; T r;                                                 \
-        __CU_RMODE_BEGIN(MODE); { volatile T vr = (EXPR); r = vr; } __CU_RMODE_END();   \
+        __CU_RMODE_BEGIN(MODE); { volatile T vr = va __CU_ROUNDED_OP_##OP vb; r = vr; } __CU_RMODE_END(); \
         return r;                                                                       \
     }
-#define __CU_ROUNDED_ALL(OP, EXPR)                                                       \
-    __CU_ROUNDED2(f##OP##_rn, float, EXPR, FE_TONEAREST)                                 \
-    __CU_ROUNDED2(f##OP##_rz, float, EXPR, FE_TOWARDZERO)                                \
-    __CU_ROUNDED2(f##OP##_ru, float, EXPR, FE_UPWARD)                                    \
-    __CU_ROUNDED2(f##OP##_rd, float, EXPR, FE_DOWNWARD)                                  \
-    __CU_ROUNDED2(d##OP##_rn, double, EXPR, FE_TONEAREST)                                \
-    __CU_ROUNDED2(d##OP##_rz, double, EXPR, FE_TOWARDZERO)                               \
-    __CU_ROUNDED2(d##OP##_ru, double, EXPR, FE_UPWARD)                                   \
-    __CU_ROUNDED2(d##OP##_rd, double, EXPR, FE_DOWNWARD)
-__CU_ROUNDED_ALL(add, va + vb)
-__CU_ROUNDED_ALL(sub, va - vb)
-__CU_ROUNDED_ALL(mul, va * vb)
-__CU_ROUNDED_ALL(div, va / vb)
-/* CUDA spells the single-precision division with "__fdiv_" and the double one "__ddiv_". */
-#define __CU_ROUNDED3(NAME, T, FMA, MODE)                                               \
+#define __CU_FMA_ROUNDED(NAME, T, MODE)                                                 \
     __CU_HELPER T __cu_##NAME(T a, T b, T c) {                                          \
         volatile T va = a, vb = b, vc = c; T r;                                         \
-        __CU_RMODE_BEGIN(MODE); { volatile T vr = FMA(va, vb, vc); r = vr; } __CU_RMODE_END(); \
+        __CU_RMODE_BEGIN(MODE); { volatile T vr = sizeof(T) == 4 ? fmaf(va, vb, vc) : fma(va, vb, vc); r = vr; } __CU_RMODE_END(); \
         return r;                                                                       \
     }
-__CU_ROUNDED3(fmaf_rn, float, fmaf, FE_TONEAREST)
-__CU_ROUNDED3(fmaf_rz, float, fmaf, FE_TOWARDZERO)
-__CU_ROUNDED3(fmaf_ru, float, fmaf, FE_UPWARD)
-__CU_ROUNDED3(fmaf_rd, float, fmaf, FE_DOWNWARD)
-__CU_ROUNDED3(fma_rn, double, fma, FE_TONEAREST)
-__CU_ROUNDED3(fma_rz, double, fma, FE_TOWARDZERO)
-__CU_ROUNDED3(fma_ru, double, fma, FE_UPWARD)
-__CU_ROUNDED3(fma_rd, double, fma, FE_DOWNWARD)
-#define __CU_ROUNDED1(NAME, T, EXPR, MODE)                                              \
+#define __CU_RCP_ROUNDED(NAME, T, MODE)                                                 \
     __CU_HELPER T __cu_##NAME(T a) {                                                    \
         volatile T va = a; T r;                                                         \
-        __CU_RMODE_BEGIN(MODE); { volatile T vr = (EXPR); r = vr; } __CU_RMODE_END();   \
+        __CU_RMODE_BEGIN(MODE); { volatile T vr = (T)1 / va; r = vr; } __CU_RMODE_END(); \
         return r;                                                                       \
     }
-__CU_ROUNDED1(frcp_rn, float, 1.0f / va, FE_TONEAREST)
-__CU_ROUNDED1(frcp_rz, float, 1.0f / va, FE_TOWARDZERO)
-__CU_ROUNDED1(frcp_ru, float, 1.0f / va, FE_UPWARD)
-__CU_ROUNDED1(frcp_rd, float, 1.0f / va, FE_DOWNWARD)
-__CU_ROUNDED1(drcp_rn, double, 1.0 / va, FE_TONEAREST)
-__CU_ROUNDED1(drcp_rz, double, 1.0 / va, FE_TOWARDZERO)
-__CU_ROUNDED1(drcp_ru, double, 1.0 / va, FE_UPWARD)
-__CU_ROUNDED1(drcp_rd, double, 1.0 / va, FE_DOWNWARD)
-__CU_ROUNDED1(fsqrt_rn, float, sqrtf(va), FE_TONEAREST)
-__CU_ROUNDED1(fsqrt_rz, float, sqrtf(va), FE_TOWARDZERO)
-__CU_ROUNDED1(fsqrt_ru, float, sqrtf(va), FE_UPWARD)
-__CU_ROUNDED1(fsqrt_rd, float, sqrtf(va), FE_DOWNWARD)
-__CU_ROUNDED1(dsqrt_rn, double, sqrt(va), FE_TONEAREST)
-__CU_ROUNDED1(dsqrt_rz, double, sqrt(va), FE_TOWARDZERO)
-__CU_ROUNDED1(dsqrt_ru, double, sqrt(va), FE_UPWARD)
-__CU_ROUNDED1(dsqrt_rd, double, sqrt(va), FE_DOWNWARD)
+#define __CU_SQRT_ROUNDED(NAME, T, MODE)                                                \
+    __CU_HELPER T __cu_##NAME(T a) {                                                    \
+        volatile T va = a; T r;                                                         \
+        __CU_RMODE_BEGIN(MODE); { volatile T vr = sizeof(T) == 4 ? sqrtf(va) : sqrt(va); r = vr; } __CU_RMODE_END(); \
+        return r;                                                                       \
+    }
+#endif
+#define __CU_ROUNDED_ALL(OP)                                                             \
+    __CU_ROUNDED2(f##OP##_rn, OP, float, FE_TONEAREST)                                   \
+    __CU_ROUNDED2(f##OP##_rz, OP, float, FE_TOWARDZERO)                                  \
+    __CU_ROUNDED2(f##OP##_ru, OP, float, FE_UPWARD)                                      \
+    __CU_ROUNDED2(f##OP##_rd, OP, float, FE_DOWNWARD)                                    \
+    __CU_ROUNDED2(d##OP##_rn, OP, double, FE_TONEAREST)                                  \
+    __CU_ROUNDED2(d##OP##_rz, OP, double, FE_TOWARDZERO)                                 \
+    __CU_ROUNDED2(d##OP##_ru, OP, double, FE_UPWARD)                                     \
+    __CU_ROUNDED2(d##OP##_rd, OP, double, FE_DOWNWARD)
+__CU_ROUNDED_ALL(add)
+__CU_ROUNDED_ALL(sub)
+__CU_ROUNDED_ALL(mul)
+__CU_ROUNDED_ALL(div)
+/* CUDA spells the single-precision division with "__fdiv_" and the double one "__ddiv_". */
+__CU_FMA_ROUNDED(fmaf_rn, float, FE_TONEAREST)
+__CU_FMA_ROUNDED(fmaf_rz, float, FE_TOWARDZERO)
+__CU_FMA_ROUNDED(fmaf_ru, float, FE_UPWARD)
+__CU_FMA_ROUNDED(fmaf_rd, float, FE_DOWNWARD)
+__CU_FMA_ROUNDED(fma_rn, double, FE_TONEAREST)
+__CU_FMA_ROUNDED(fma_rz, double, FE_TOWARDZERO)
+__CU_FMA_ROUNDED(fma_ru, double, FE_UPWARD)
+__CU_FMA_ROUNDED(fma_rd, double, FE_DOWNWARD)
+__CU_RCP_ROUNDED(frcp_rn, float, FE_TONEAREST)
+__CU_RCP_ROUNDED(frcp_rz, float, FE_TOWARDZERO)
+__CU_RCP_ROUNDED(frcp_ru, float, FE_UPWARD)
+__CU_RCP_ROUNDED(frcp_rd, float, FE_DOWNWARD)
+__CU_RCP_ROUNDED(drcp_rn, double, FE_TONEAREST)
+__CU_RCP_ROUNDED(drcp_rz, double, FE_TOWARDZERO)
+__CU_RCP_ROUNDED(drcp_ru, double, FE_UPWARD)
+__CU_RCP_ROUNDED(drcp_rd, double, FE_DOWNWARD)
+__CU_SQRT_ROUNDED(fsqrt_rn, float, FE_TONEAREST)
+__CU_SQRT_ROUNDED(fsqrt_rz, float, FE_TOWARDZERO)
+__CU_SQRT_ROUNDED(fsqrt_ru, float, FE_UPWARD)
+__CU_SQRT_ROUNDED(fsqrt_rd, float, FE_DOWNWARD)
+__CU_SQRT_ROUNDED(dsqrt_rn, double, FE_TONEAREST)
+__CU_SQRT_ROUNDED(dsqrt_rz, double, FE_TOWARDZERO)
+__CU_SQRT_ROUNDED(dsqrt_ru, double, FE_UPWARD)
+__CU_SQRT_ROUNDED(dsqrt_rd, double, FE_DOWNWARD)
 __CU_INLINE float __cu_frsqrt_rn(float x) { return (float)(1.0 / sqrt((double)x)); }
 
 /* ---- conversions with a rounding mode -------------------------------------------------

@@ -7,7 +7,6 @@ use crate::registry::Kernel;
 use std::alloc::Layout;
 use std::cell::RefCell;
 use std::ffi::c_void;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug)]
@@ -62,9 +61,8 @@ pub fn validate(k: &Kernel, grid: Dim3, block: Dim3, dynamic_shared: usize, lim:
     if k.max_threads_per_block != 0 && block.count() > k.max_threads_per_block as u64 {
         return Err(error::INVALID_VALUE);
     }
-    let opted = k.max_dynamic_shared.load(Ordering::Relaxed) as u64;
     let static_shared = k.static_shared_bytes;
-    let dyn_limit = if opted > 0 { opted } else { lim.shared_per_block.saturating_sub(static_shared) };
+    let dyn_limit = k.dynamic_shared_limit(&lim);
     if static_shared > lim.shared_optin.max(lim.shared_per_block) || dynamic_shared as u64 > dyn_limit {
         return Err(error::INVALID_VALUE);
     }
@@ -172,7 +170,7 @@ impl Drop for PreparedLaunch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicI32, AtomicU32};
+    use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 
     fn kernel(max_threads: u32, static_shared: u64) -> Kernel {
         Kernel {
@@ -186,7 +184,7 @@ mod tests {
             local_bytes_per_thread: 0,
             max_threads_per_block: max_threads,
             min_blocks_per_sm: 0,
-            max_dynamic_shared: AtomicU32::new(0),
+            max_dynamic_shared: AtomicU32::new(crate::registry::DYNAMIC_SHARED_UNSET),
             carveout: AtomicI32::new(-1),
         }
     }

@@ -6,6 +6,9 @@ use std::ffi::CStr;
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// `Kernel::max_dynamic_shared` before the program sets it.
+pub const DYNAMIC_SHARED_UNSET: u32 = u32::MAX;
+
 pub struct Kernel {
     pub name: String,
     pub symbol: String,
@@ -17,10 +20,23 @@ pub struct Kernel {
     pub local_bytes_per_thread: u64,
     pub max_threads_per_block: u32,
     pub min_blocks_per_sm: u32,
-    /// cudaFuncAttributeMaxDynamicSharedMemorySize (0: not set).
+    /// cudaFuncAttributeMaxDynamicSharedMemorySize ([`DYNAMIC_SHARED_UNSET`]: not set;
+    /// a program may set 0, which forbids dynamic shared memory, as on a GPU).
     pub max_dynamic_shared: AtomicU32,
     /// cudaFuncAttributePreferredSharedMemoryCarveout (-1: default).
     pub carveout: AtomicI32,
+}
+
+impl Kernel {
+    /// The most dynamic shared memory a launch may ask for: what the program set with
+    /// cudaFuncAttributeMaxDynamicSharedMemorySize, else the per-block limit less the
+    /// static shared memory.
+    pub fn dynamic_shared_limit(&self, lim: &crate::launch::Limits) -> u64 {
+        match self.max_dynamic_shared.load(Ordering::Relaxed) {
+            DYNAMIC_SHARED_UNSET => lim.shared_per_block.saturating_sub(self.static_shared_bytes),
+            set => set as u64,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -97,7 +113,7 @@ pub unsafe fn register_module(m: *const ModuleDesc) {
             local_bytes_per_thread: k.local_bytes_per_thread,
             max_threads_per_block: k.max_threads_per_block,
             min_blocks_per_sm: k.min_blocks_per_sm,
-            max_dynamic_shared: AtomicU32::new(0),
+            max_dynamic_shared: AtomicU32::new(DYNAMIC_SHARED_UNSET),
             carveout: AtomicI32::new(-1),
         };
         r.kernels.insert(k.host_stub as usize, Arc::new(kernel));
@@ -164,7 +180,7 @@ pub fn var_containing(addr: usize, len: usize) -> Option<Var> {
 
 pub fn reset_kernel_attributes() {
     for k in lock().kernels.values() {
-        k.max_dynamic_shared.store(0, Ordering::Relaxed);
+        k.max_dynamic_shared.store(DYNAMIC_SHARED_UNSET, Ordering::Relaxed);
         k.carveout.store(-1, Ordering::Relaxed);
     }
 }

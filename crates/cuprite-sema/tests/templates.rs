@@ -229,3 +229,65 @@ fn unused_templates_are_ignored() {
          __global__ void k(float *p) { *p = 1; }\n",
     );
 }
+
+/// Rodinia dwt2d: a class template with a base, instantiated as a member of another
+/// class template, keeps its own parameters in its member functions' bodies (the
+/// enclosing instantiation used to rebind them to its own).
+#[test]
+fn class_template_member_of_class_template_keeps_its_own_parameters() {
+    compile(
+        "template <typename T, bool CHECKED> class Base { protected: int end; int stride; };\n\
+         template <typename T, bool CHECKED> class Loader : protected Base<const T, CHECKED> {\n\
+           int last;\n\
+         public:\n\
+           __device__ T loadFrom(const T *const input) {\n\
+             last += this->stride;\n\
+             if (CHECKED && (last == this->end)) last = 0;\n\
+             return input[last];\n\
+           }\n\
+         };\n\
+         template <bool C> struct Column { Loader<int, C> loader; };\n\
+         __global__ void k(int *p) { Column<false> c; p[0] = c.loader.loadFrom(p); }\n",
+    );
+}
+
+/// cuda-samples eigenvalues: a program's own `template <class T> T max(T, T)` does not
+/// hide CUDA's `max(double, float)`; the builtin is used where the template cannot be
+/// deduced, the template where it can.
+#[test]
+fn builtin_overloads_stay_candidates_beside_a_user_template_of_the_same_name() {
+    compile(
+        "template <class T> __device__ T max(T a, T b) { return a > b ? a : b; }\n\
+         template <class T> __device__ T min(T a, T b) { return a < b ? a : b; }\n\
+         __global__ void k(double *d, float *f, int *i) {\n\
+           d[0] = max(d[1], f[0]);\n\
+           d[1] = min(f[1], d[2]);\n\
+           i[0] = max(i[1], i[2]);\n\
+           f[2] = max<float>(f[3], 1);\n\
+         }\n",
+    );
+}
+
+/// cuda-samples interval: non-member operator templates over a class template are
+/// found for `a - b` and `-a`, in templates and outside them.
+#[test]
+fn operator_function_templates_are_candidates() {
+    compile(
+        "template <class T> struct iv { T lo, hi; __device__ iv(T a) : lo(a), hi(a) {} __device__ iv(T a, T b) : lo(a), hi(b) {} };\n\
+         template <class T> __device__ iv<T> operator-(iv<T> const &x) { return iv<T>(-x.hi, -x.lo); }\n\
+         template <class T> __device__ iv<T> operator-(iv<T> const &x, iv<T> const &y) { return iv<T>(x.lo - y.hi, x.hi - y.lo); }\n\
+         template <class T> __device__ T f(T x) { typedef iv<T> I; I a = I(x) - I(x, x); I b = -a; return b.lo; }\n\
+         __global__ void k(double *d) { iv<float> a(1.0f), b(2.0f); d[0] = f(d[1]) + (a - b).lo; }\n",
+    );
+}
+
+/// INFINITY, NAN and HUGE_VAL(F) expand to GCC builtins, which device code takes as constants.
+#[test]
+fn infinity_and_nan_macros_are_constants() {
+    compile(
+        "__global__ void k(float *o, double *d) {\n\
+           o[0] = -__builtin_inff(); o[1] = __builtin_nanf(\"\"); o[2] = __builtin_huge_valf();\n\
+           d[0] = __builtin_huge_val() + __builtin_inf() + __builtin_nan(\"\");\n\
+         }\n",
+    );
+}

@@ -39,6 +39,10 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// tools/nvcc-capture.sh builds with `nvcc -arch=sm_90`; so does this harness, so that
+/// the emulated device has the captured device's compute capability.
+const CAPTURE_ARCH: &str = "-arch=sm_90";
+
 fn suite_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance")
 }
@@ -257,12 +261,13 @@ fn check_program(
     // Build.
     let exe = bin_dir.join(&p.name);
     let mut cmd = Command::new(cuprite);
-    cmd.current_dir(suite).arg("-o").arg(&exe).args(&p.sources);
+    // The flags the expected output was captured with (tools/nvcc-capture.sh).
+    cmd.current_dir(suite).arg(CAPTURE_ARCH).arg("-o").arg(&exe).args(&p.sources);
     let build = match run_limited(cmd, run_limit * 5) {
         Ok(o) => o,
         Err(e) => return Verdict::Fail(format!("  could not start {}: {e}\n", cuprite.display())),
     };
-    let cmdline = format!("cuprite -o {} {}", exe.display(), p.sources.join(" "));
+    let cmdline = format!("cuprite {CAPTURE_ARCH} -o {} {}", exe.display(), p.sources.join(" "));
     match build.status {
         None => {
             return Verdict::Fail(format!(

@@ -280,6 +280,23 @@ pub extern "C" fn cudaDeviceCanAccessPeer(can: *mut c_int, d: c_int, peer: c_int
     })
 }
 
+/// Attributes of a link between two devices. There is one device, and CUDA answers
+/// a device paired with itself with cudaErrorInvalidDevice.
+#[no_mangle]
+pub extern "C" fn cudaDeviceGetP2PAttribute(value: *mut c_int, attr: c_int, src: c_int, dst: c_int) -> CudaError {
+    api(|| {
+        if value.is_null() || !(1..=4).contains(&attr) {
+            return Err(error::INVALID_VALUE);
+        }
+        check_device(src)?;
+        check_device(dst)?;
+        if src == dst {
+            return Err(error::INVALID_DEVICE);
+        }
+        out(value, 0)
+    })
+}
+
 #[no_mangle]
 pub extern "C" fn cudaDeviceEnablePeerAccess(peer: c_int, _flags: c_uint) -> CudaError {
     api(|| {

@@ -151,3 +151,36 @@ mod tests {
         assert_eq!(f(3.75), 8.0);
     }
 }
+
+/// The face a cubemap direction (x, y, z) selects and the normalized coordinates on it,
+/// by the major axis as the CUDA Programming Guide's cubemap table gives them: faces
+/// +x, -x, +y, -y, +z, -z are 0..5, and (s, t) / |major| maps [-1, 1] to [0, 1].
+pub fn cubemap_face(x: f32, y: f32, z: f32) -> (usize, f32, f32) {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, m, s, t) = if ax >= ay && ax >= az {
+        if x >= 0.0 { (0, ax, -z, -y) } else { (1, ax, z, -y) }
+    } else if ay >= az {
+        if y >= 0.0 { (2, ay, x, z) } else { (3, ay, x, -z) }
+    } else if z >= 0.0 {
+        (4, az, x, -y)
+    } else {
+        (5, az, -x, -y)
+    };
+    (face, (s / m + 1.0) * 0.5, (t / m + 1.0) * 0.5)
+}
+
+#[cfg(test)]
+mod cubemap_tests {
+    use super::cubemap_face;
+    #[test]
+    fn major_axis_picks_the_face_and_centres_map_to_the_middle() {
+        assert_eq!(cubemap_face(1.0, 0.0, 0.0), (0, 0.5, 0.5));
+        assert_eq!(cubemap_face(-2.0, 0.0, 0.0), (1, 0.5, 0.5));
+        assert_eq!(cubemap_face(0.0, 3.0, 0.0), (2, 0.5, 0.5));
+        assert_eq!(cubemap_face(0.0, -1.0, 0.0), (3, 0.5, 0.5));
+        assert_eq!(cubemap_face(0.0, 0.0, 1.0), (4, 0.5, 0.5));
+        assert_eq!(cubemap_face(0.0, 0.0, -1.0), (5, 0.5, 0.5));
+        // +x face: s = -z, t = -y.
+        assert_eq!(cubemap_face(1.0, -0.5, 0.5), (0, 0.25, 0.75));
+    }
+}

@@ -226,21 +226,56 @@ impl TexObj {
     }
 
     /// Samples at texel-space coordinates (`dims` of them) in `layer`.
-    fn sample(&self, c: [f32; 3], layer: usize, out: &mut [u8]) {
+    /// Component `comp` of the four texels that bilinear filtering at (x, y) reads, in
+    /// the order (i, j+1), (i+1, j+1), (i+1, j), (i, j): what `tex2Dgather` returns.
+    fn gather(&self, x: f32, y: f32, comp: usize, out: &mut [u8]) {
         let m = &self.mem;
         let norm = self.tex.normalized_coords != 0;
-        let axes: Vec<Axis> = (0..m.dims).map(|a| Axis { size: m.size[a], mode: self.tex.address_mode[a] }).collect();
-        let tc: Vec<f32> = axes.iter().enumerate().map(|(a, ax)| ax.texel_coord(c[a], norm)).collect();
-        let locate = |idx: &[i64]| -> Option<*const u8> {
+        let axes = [Axis { size: m.size[0], mode: self.tex.address_mode[0] }, Axis { size: m.size[1], mode: self.tex.address_mode[1] }];
+        let (i, _) = filter::linear(axes[0].texel_coord(x, norm));
+        let (j, _) = filter::linear(axes[1].texel_coord(y, norm));
+        let locate = |di: i64, dj: i64| -> Option<*const u8> { Some(m.texel([axes[0].address(i + di, norm)?, axes[1].address(j + dj, norm)?, 0], 0)) };
+        let corners = [locate(0, 1), locate(1, 1), locate(1, 0), locate(0, 0)];
+        out.fill(0);
+        let comp = comp.min(m.format.channels.saturating_sub(1));
+        if self.float_result() {
+            let v: Vec<f32> = corners.iter().map(|t| self.texel_f32(*t)[comp]).collect();
+            write_f32(out, &v);
+        } else {
+            let width = m.format.elem_size() / m.format.channels.max(1);
+            for (k, t) in corners.iter().enumerate() {
+                if let (Some(p), Some(d)) = (t, out.get_mut(k * width..(k + 1) * width)) {
+                    unsafe { std::ptr::copy_nonoverlapping(p.add(comp * width), d.as_mut_ptr(), width) };
+                }
+            }
+        }
+    }
+
+    fn sample(&self, c: [f32; 3], layer: usize, out: &mut [u8]) {
+        self.sample_with(c, layer, self.tex.normalized_coords != 0, out)
+    }
+
+    /// `norm`: whether `c` is in normalized coordinates (always, for a cubemap face).
+    fn sample_with(&self, c: [f32; 3], layer: usize, norm: bool, out: &mut [u8]) {
+        // Fixed-size arrays only: this runs once per fetch, inside kernels' loops.
+        let m = &self.mem;
+        let dims = m.dims;
+        let axis = |a: usize| Axis { size: m.size[a], mode: self.tex.address_mode[a] };
+        let axes = [axis(0), axis(1), axis(2)];
+        let mut tc = [0f32; 3];
+        for a in 0..dims {
+            tc[a] = axes[a].texel_coord(c[a], norm);
+        }
+        let locate = |idx: [i64; 3]| -> Option<*const u8> {
             let mut i = [0usize; 3];
-            for (a, ax) in axes.iter().enumerate() {
-                i[a] = ax.address(idx[a], norm)?;
+            for a in 0..dims {
+                i[a] = axes[a].address(idx[a], norm)?;
             }
             Some(m.texel(i, layer))
         };
         if self.tex.filter_mode == 0 {
-            let idx: Vec<i64> = tc.iter().map(|x| filter::nearest(*x)).collect();
-            let t = locate(&idx);
+            let idx = [filter::nearest(tc[0]), filter::nearest(tc[1]), filter::nearest(tc[2])];
+            let t = locate(idx);
             if self.float_result() {
                 write_f32(out, &self.texel_f32(t)[..m.format.channels]);
             } else {
@@ -249,15 +284,17 @@ impl TexObj {
             return;
         }
         // Linear: 2^dims texels, interpolated one axis at a time (x first).
-        let lw: Vec<(i64, f32)> = tc.iter().map(|x| filter::linear(*x)).collect();
-        let n = 1usize << m.dims;
-        let mut vals: Vec<[f32; 4]> = (0..n)
-            .map(|corner| {
-                let idx: Vec<i64> = lw.iter().enumerate().map(|(a, (i, _))| i + ((corner >> a) & 1) as i64).collect();
-                self.texel_f32(locate(&idx))
-            })
-            .collect();
-        if m.dims == 2 {
+        let lw = [filter::linear(tc[0]), filter::linear(tc[1]), filter::linear(tc[2])];
+        let n = 1usize << dims;
+        let mut vals = [[0f32; 4]; 8];
+        for (corner, v) in vals.iter_mut().enumerate().take(n) {
+            let mut idx = [0i64; 3];
+            for a in 0..dims {
+                idx[a] = lw[a].0 + ((corner >> a) & 1) as i64;
+            }
+            *v = self.texel_f32(locate(idx));
+        }
+        if dims == 2 {
             let w = filter::bilinear_weights(lw[0].1, lw[1].1);
             let mut r = [0f32; 4];
             for ch in 0..4 {
@@ -266,7 +303,7 @@ impl TexObj {
             write_f32(out, &r[..m.format.channels]);
             return;
         }
-        for (a, (_, w)) in lw.iter().enumerate() {
+        for (a, (_, w)) in lw.iter().enumerate().take(dims) {
             let half = n >> (a + 1);
             for k in 0..half {
                 let (lo, hi) = (vals[2 * k], vals[2 * k + 1]);
@@ -317,6 +354,7 @@ impl SurfObj {
 const MSG_BAD_TEXTURE: &[u8] = b"texture fetch through a texture object that does not exist (never created, or destroyed)\0";
 const MSG_TEX_LINEAR: &[u8] = b"tex1D/tex2D/tex3D on a texture object over linear memory (only tex1Dfetch reads linear memory)\0";
 const MSG_FETCH_ARRAY: &[u8] = b"tex1Dfetch on a texture object that is not over linear memory\0";
+const MSG_NOT_CUBEMAP: &[u8] = b"texCubemap on a texture object whose array is not a cubemap (cudaArrayCubemap)\0";
 const MSG_UNBOUND_REF: &[u8] = b"texture fetch through a texture reference that is not bound (cudaBindTexture*)\0";
 const MSG_BAD_SURFACE: &[u8] = b"surface access through a surface object that does not exist\0";
 const MSG_MISALIGNED: &[u8] = b"surface access at a byte offset that is not a multiple of the access size\0";
@@ -359,10 +397,21 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
     }
     let out = std::slice::from_raw_parts_mut(out as *mut u8, size as usize);
     // A layer index is read as unsigned and clamped to the last layer (as the H100 does).
-    let l = if dims & 0x10 != 0 { (layer as u32 as usize).min(t.mem.layers - 1) } else { 0 };
+    let layer = if dims & 0x10 != 0 { layer as u32 as usize } else { 0 };
+    if dims & 0x20 != 0 {
+        if t.mem.layers < 6 {
+            return fail(msg, MSG_NOT_CUBEMAP, error::LAUNCH_FAILURE);
+        }
+        let (face, u, v) = filter::cubemap_face(x, y, z);
+        t.sample_with([u, v, 0.0], (6 * layer + face).min(t.mem.layers - 1), true, out);
+        return 0;
+    }
+    if dims & 0x40 != 0 {
+        t.gather(x, y, ((dims >> 8) & 3) as usize, out);
+        return 0;
+    }
     // Coordinates the call does not give are 0 (a 1D array samples row 0 as 2D).
-    let _ = dims & 0xf;
-    t.sample([x, y, z], l, out);
+    t.sample([x, y, z], layer.min(t.mem.layers - 1), out);
     0
 }
 

@@ -202,11 +202,52 @@ impl<'o> Checker<'o> {
         (members, free)
     }
 
+    /// Non-member operator function templates (`template <class T> V<T> operator-(V<T>
+    /// const &, V<T> const &)`) found where `operator_candidates` looks, specialized by
+    /// deduction from the operands; a template that does not deduce is no candidate.
+    fn operator_template_candidates(&mut self, name: &str, operands: &[Expr], sp: Span) -> Vec<FnId> {
+        let mut scopes: Vec<Vec<String>> = Vec::new();
+        for i in (0..=self.ns.len()).rev() {
+            if self.tpl.by_name.contains_key(&qualify(&self.ns[..i], name)) {
+                scopes.push(self.ns[..i].to_vec());
+                break;
+            }
+        }
+        scopes.extend(self.using_dirs());
+        for o in operands {
+            if let Ty::Record(r) = &o.ty.ty {
+                let mut s = self.prog.types.rec(*r).scope.clone();
+                while !s.is_empty() && self.tags.contains_key(&s.join("::")) {
+                    s.pop();
+                }
+                scopes.push(s);
+            }
+        }
+        let mut ids: Vec<super::template::TemplId> = Vec::new();
+        for s in scopes {
+            for t in self.tpl.by_name.get(&qualify(&s, name)).cloned().unwrap_or_default() {
+                let d = &self.tpl.defs[t];
+                if d.kind == super::template::TKind::Function && d.class.is_none() && !ids.contains(&t) {
+                    ids.push(t);
+                }
+            }
+        }
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        self.template_candidates(&ids, &[], operands, sp)
+    }
+
     /// Resolve an overloaded operator over member and non-member candidates. `None`
     /// when no operator function is viable (the built-in operator applies).
     pub(crate) fn overloaded_operator(&mut self, name: &str, operands: Vec<Expr>, sp: Span) -> Option<Expr> {
         let refs: Vec<&Expr> = operands.iter().collect();
-        let (members, free) = self.operator_candidates(name, &refs);
+        let (members, mut free) = self.operator_candidates(name, &refs);
+        for f in self.operator_template_candidates(name, &operands, sp) {
+            if !free.contains(&f) {
+                free.push(f);
+            }
+        }
         if members.is_empty() && free.is_empty() {
             return None;
         }

@@ -1016,7 +1016,10 @@ impl<'o> Checker<'o> {
             HB::Add if ap && b.ty.ty.is_integer() => self.ptr_add(a, b, sp),
             HB::Add if bp && a.ty.ty.is_integer() => self.ptr_add(b, a, sp),
             HB::Sub if ap && b.ty.ty.is_integer() => {
+                // Negate in 64 bits: `p - u` with an `unsigned int` u moves back u
+                // elements, which the 32-bit negation (zero-extended) would not.
                 let b = self.promote(b);
+                let b = self.cast(b, &int_ty(IntKind::LongLong).ty);
                 let t = b.ty.clone();
                 let bs = b.span;
                 let n = Expr::new(ExprKind::Neg(bx(b)), t, false, bs);
@@ -1338,6 +1341,22 @@ impl<'o> Checker<'o> {
             let f = self.expr(callee);
             let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
             return self.call_through_ptr(f, hargs, sp);
+        }
+        // The C library's INFINITY, NAN and HUGE_VAL(F) expand to these GCC builtins.
+        if path.segments.len() == 1 && !path.global {
+            let constant = match name.as_str() {
+                "__builtin_inff" | "__builtin_huge_valf" => Some((f64::INFINITY, Ty::Float)),
+                "__builtin_inf" | "__builtin_huge_val" => Some((f64::INFINITY, Ty::Double)),
+                "__builtin_nanf" => Some((f64::NAN, Ty::Float)),
+                "__builtin_nan" => Some((f64::NAN, Ty::Double)),
+                _ => None,
+            };
+            if let Some((v, t)) = constant {
+                for a in args {
+                    self.expr(a);
+                }
+                return Expr::new(ExprKind::Float(v), QTy::new(t), false, sp);
+            }
         }
         // Function templates (`f(x)`, `f<int>(x)`): `instantiate.rs`.
         if let Some(e) = self.template_call(&path, args, callee.span, sp) {

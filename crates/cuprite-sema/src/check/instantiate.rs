@@ -231,6 +231,13 @@ impl<'o> Checker<'o> {
         }
         let templ_cands = self.template_candidates(&ids, &explicit, &hargs, sp);
         if templ_cands.is_empty() && cands.is_empty() {
+            // CUDA's own overloads of a builtin (`max(double, float)`) stay candidates
+            // beside a program's template of the same name, as nvcc's headers declare
+            // them: the builtin call takes over when no template fits.
+            let plain_or_std = n == 1 || (n == 2 && path.segments[0].name == "std");
+            if explicit_args.is_none() && plain_or_std && self.fcx.is_some() && super::builtins::classify(&name).is_some() {
+                return None;
+            }
             return Some(self.no_viable_template(&name, &ids, &explicit, &hargs, sp));
         }
         cands.extend(templ_cands);
@@ -252,7 +259,7 @@ impl<'o> Checker<'o> {
 
     /// The specializations of `ids` that deduction makes for a call (quietly: a
     /// template whose deduction fails is not a candidate).
-    fn template_candidates(&mut self, ids: &[TemplId], explicit: &[TArg], hargs: &[Expr], sp: Span) -> Vec<FnId> {
+    pub(crate) fn template_candidates(&mut self, ids: &[TemplId], explicit: &[TArg], hargs: &[Expr], sp: Span) -> Vec<FnId> {
         let mut out = Vec::new();
         for t in ids {
             self.silent += 1;

@@ -953,7 +953,9 @@ impl<'o> Checker<'o> {
             }
         }
         for (i, e) in fn_envs {
-            self.tpl.fn_ctx.insert(FnId(i as u32), FnInst { env: e, chain: chain.clone(), templ: None });
+            // A class template instantiated while defining this one (a member's or a
+            // base's type) has already bound its own functions to its own parameters.
+            self.tpl.fn_ctx.entry(FnId(i as u32)).or_insert_with(|| FnInst { env: e, chain: chain.clone(), templ: None });
         }
         self.leave_template(saved);
         Some(r)

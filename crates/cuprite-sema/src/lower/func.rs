@@ -908,7 +908,13 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     let r = self.value(rhs);
                     let p = self.place_restore(p);
                     let old = self.load(p, lt.clone());
-                    let r = if *op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, r), self.vty(r)) } else { r };
+                    // `p -= u`: negate in 64 bits (see `p - u` in check/expr.rs).
+                    let r = if *op == BinOp::Sub {
+                        let wide = self.cast(r, &ir::Type::I64);
+                        self.val(IK::Unary(ir::UnaryOp::Neg, wide), ir::Type::I64)
+                    } else {
+                        r
+                    };
                     let nv = self.val(IK::PtrAdd { base: old, index: r }, lt);
                     self.store(p, nv);
                     return (Some(nv), p);
