@@ -152,6 +152,22 @@ template <class T>
 static __inline__ cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height) {
     return ::cudaMallocPitch((void **)(void *)devPtr, pitch, width, height);
 }
+/* Stream-ordered allocation, typed and from a pool (as CUDA's C++ overloads). */
+template <class T>
+static __inline__ cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream) {
+    return ::cudaMallocAsync((void **)(void *)devPtr, size, stream);
+}
+static __inline__ cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    return ::cudaMallocFromPoolAsync(ptr, size, memPool, stream);
+}
+template <class T>
+static __inline__ cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool, stream);
+}
+template <class T>
+static __inline__ cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool, stream);
+}
 template <class T>
 static __inline__ cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
                                                  size_t offset = 0,

@@ -1,24 +1,22 @@
-//! The runtime's state for the (one) device: the device itself, the default stream's
-//! queue, the sticky error, limits and settings. Initialised on first use.
+//! The runtime's state for the (one) device: the device itself, the sticky error, limits
+//! and settings. Initialised on first use. Streams live in `stream.rs`.
 
 use crate::device::{cpu::CpuDevice, Device};
 use crate::error::{self, CudaError, Result};
 use crate::props::{self, PropBuf};
-use crate::stream::{Op, Queue};
+use crate::stream::Op;
 use std::sync::atomic::{AtomicI32, AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 pub const DEFAULT_STACK_LIMIT: usize = 1024;
 
 pub struct Context {
     pub device: Box<dyn Device>,
-    pub queue: Arc<Queue>,
     sticky: AtomicI32,
     pub stack_limit: AtomicUsize,
     pub device_flags: AtomicU32,
     pub cache_config: AtomicI32,
     pub shmem_config: AtomicI32,
-    pub launch_blocking: bool,
     props: OnceLock<PropBuf>,
 }
 
@@ -52,19 +50,24 @@ pub fn ctx() -> &'static Context {
         let (major, minor) = selected_arch();
         Context {
             device: Box::new(CpuDevice::new(major, minor)),
-            queue: Queue::spawn("cuprite-stream", execute_op),
             sticky: AtomicI32::new(0),
             stack_limit: AtomicUsize::new(DEFAULT_STACK_LIMIT),
             device_flags: AtomicU32::new(0x8),
             cache_config: AtomicI32::new(0),
             shmem_config: AtomicI32::new(0),
-            launch_blocking: std::env::var("CUDA_LAUNCH_BLOCKING").map(|v| v == "1").unwrap_or(false),
             props: OnceLock::new(),
         }
     })
 }
 
 impl Context {
+    /// CUDA_LAUNCH_BLOCKING=1: launches return when the work is done. Read at the first
+    /// launch (a program may set it before its first CUDA call, as CUDA reads it late).
+    pub fn launch_blocking(&self) -> bool {
+        static B: OnceLock<bool> = OnceLock::new();
+        *B.get_or_init(|| std::env::var("CUDA_LAUNCH_BLOCKING").map(|v| v == "1").unwrap_or(false))
+    }
+
     /// The sticky error, if a kernel faulted.
     pub fn check(&self) -> Result<()> {
         match self.sticky.load(Ordering::Acquire) {
@@ -94,14 +97,15 @@ impl Context {
 
     /// Waits for all work, flushes device printf, returns the sticky error if any.
     pub fn synchronize(&self) -> Result<()> {
-        self.queue.wait_all();
+        crate::stream::wait_all_streams();
         crate::printf::flush();
+        crate::mempool::release_to_thresholds();
         self.check()
     }
 }
 
 /// Runs one operation of a stream (on the stream's thread).
-fn execute_op(op: Op) {
+pub fn execute_op(op: Op) {
     let c = ctx();
     match op {
         Op::Launch(l) => {
@@ -148,11 +152,24 @@ fn execute_op(op: Op) {
                 }
             }
         }
+        Op::SetElems { dst, pitch, value, elem, width, height } => {
+            if c.check().is_ok() {
+                crate::graph::exec::set_elements(dst.0, pitch, value, elem, width, height);
+            }
+        }
         Op::RecordEvent(ev, seq) => ev.fire(seq),
+        Op::WaitEvent(ev, gen) => ev.wait_for(gen),
+        Op::WaitQueue(q, seq) => q.wait(seq),
         Op::Host(f) => {
             crate::printf::flush();
             f()
         }
+        Op::HostFn { f, data } => {
+            crate::printf::flush();
+            unsafe { f(data.0) }
+        }
+        Op::Graph(g) => crate::graph::exec::run(&g),
+        Op::Free(p) => crate::mempool::free_now(p.0),
     }
 }
 

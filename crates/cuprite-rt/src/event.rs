@@ -5,22 +5,28 @@ use crate::error::{self, Result};
 use crate::stream::{Op, Stream};
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
+pub const BLOCKING_SYNC: u32 = 0x01;
 pub const DISABLE_TIMING: u32 = 0x02;
+pub const INTERPROCESS: u32 = 0x04;
 
 #[derive(Default)]
 struct EvState {
-    /// Sequence number of the latest record in its queue; 0: never recorded.
-    seq: u64,
-    queue: Option<Arc<crate::stream::Queue>>,
+    /// Number of the latest record; 0: never recorded.
+    gen: u64,
+    /// Number of the latest record that completed.
+    fired: u64,
     time_ns: Option<u64>,
+    /// Set when the latest record was captured into a graph: what a wait on it joins.
+    captured: Option<crate::graph::capture::CapturedEvent>,
 }
 
 pub struct EventObj {
     pub flags: u32,
     st: Mutex<EvState>,
+    cv: Condvar,
 }
 
 fn epoch() -> Instant {
@@ -33,45 +39,74 @@ impl EventObj {
         self.st.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs on the stream's thread when the stream reaches the record.
-    pub fn fire(&self, seq: u64) {
+    /// Runs on the stream's thread when the stream reaches record number `gen`.
+    pub fn fire(&self, gen: u64) {
         let mut st = self.lock();
-        if st.seq == seq {
+        if gen > st.fired {
+            st.fired = gen;
+        }
+        if st.gen == gen {
             st.time_ns = Some(epoch().elapsed().as_nanos() as u64);
         }
+        self.cv.notify_all();
+    }
+
+    /// Starts a new record; its completion is `fire(returned number)`.
+    pub fn begin_record(&self) -> u64 {
+        let _ = epoch();
+        let mut st = self.lock();
+        st.gen += 1;
+        st.time_ns = None;
+        st.captured = None;
+        st.gen
     }
 
     pub fn record(self: &Arc<Self>, stream: &Stream) {
-        let _ = epoch();
-        // The event's lock is held while submitting, so fire() sees the new sequence number.
+        let gen = self.begin_record();
+        stream.submit(Op::RecordEvent(self.clone(), gen));
+    }
+
+    /// The record a wait issued now has to wait for.
+    pub fn current_record(&self) -> u64 {
+        self.lock().gen
+    }
+
+    pub fn set_captured(&self, c: Option<crate::graph::capture::CapturedEvent>) {
         let mut st = self.lock();
-        let me = self.clone();
-        let seq = stream.submit_with(move |seq| Op::RecordEvent(me, seq));
-        st.seq = seq;
-        st.queue = Some(stream.queue().clone());
-        st.time_ns = None;
+        st.captured = c;
+    }
+
+    pub fn captured(&self) -> Option<crate::graph::capture::CapturedEvent> {
+        self.lock().captured.clone()
     }
 
     pub fn is_recorded(&self) -> bool {
-        self.lock().seq != 0
+        self.lock().gen != 0
     }
 
     pub fn is_complete(&self) -> bool {
         let st = self.lock();
-        match &st.queue {
-            None => true,
-            Some(q) => q.completed() >= st.seq,
+        st.fired >= st.gen
+    }
+
+    pub fn is_done(&self, gen: u64) -> bool {
+        self.lock().fired >= gen
+    }
+
+    /// Blocks until record number `gen` completed.
+    pub fn wait_for(&self, gen: u64) {
+        if crate::queue::spin_until(|| self.is_done(gen)) {
+            return;
+        }
+        let mut st = self.lock();
+        while st.fired < gen {
+            st = self.cv.wait(st).unwrap_or_else(|p| p.into_inner());
         }
     }
 
     pub fn wait(&self) {
-        let (q, seq) = {
-            let st = self.lock();
-            (st.queue.clone(), st.seq)
-        };
-        if let Some(q) = q {
-            q.wait(seq);
-        }
+        let gen = self.current_record();
+        self.wait_for(gen);
     }
 
     fn time(&self) -> Option<u64> {
@@ -89,7 +124,7 @@ fn events() -> std::sync::MutexGuard<'static, Events> {
 }
 
 pub fn create(flags: u32) -> *mut c_void {
-    let e = Arc::new(EventObj { flags, st: Mutex::new(EvState::default()) });
+    let e = Arc::new(EventObj { flags, st: Mutex::new(EvState::default()), cv: Condvar::new() });
     let h = Arc::as_ptr(&e) as *mut c_void;
     events().live.insert(h as usize, e);
     h

@@ -81,6 +81,30 @@ pub struct PreparedLaunch {
 }
 
 unsafe impl Send for PreparedLaunch {}
+// Shared read-only by graph launches; the argument copy is never written after `new`.
+unsafe impl Sync for PreparedLaunch {}
+
+impl Clone for PreparedLaunch {
+    fn clone(&self) -> Self {
+        unsafe {
+            let buf = std::alloc::alloc(self.layout);
+            if buf.is_null() {
+                std::alloc::handle_alloc_error(self.layout);
+            }
+            std::ptr::copy_nonoverlapping(self.buf, buf, self.layout.size());
+            let ptrs = self.ptrs.iter().map(|p| buf.add(*p as usize - self.buf as usize) as *mut c_void).collect();
+            PreparedLaunch {
+                kernel: self.kernel.clone(),
+                grid: self.grid,
+                block: self.block,
+                dynamic_shared: self.dynamic_shared,
+                buf,
+                layout: self.layout,
+                ptrs,
+            }
+        }
+    }
+}
 
 impl PreparedLaunch {
     /// Copies the arguments (`args[i]` points at the i-th argument) with the sizes and

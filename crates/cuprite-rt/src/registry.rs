@@ -237,3 +237,8 @@ mod tests {
         assert_eq!(d.device_addr, plain_at as usize);
     }
 }
+
+/// The host stub a kernel was registered under (graph node queries hand it back).
+pub fn stub_of(k: &Arc<Kernel>) -> *const std::ffi::c_void {
+    lock().kernels.iter().find(|(_, v)| Arc::ptr_eq(v, k)).map(|(s, _)| *s).unwrap_or(0) as *const std::ffi::c_void
+}

@@ -1,12 +1,17 @@
-//! The worker pool of the CPU device: one persistent worker per core, blocking when idle.
-//! Each worker has its own shared-memory and thread-slot buffers (64-byte aligned, grown
-//! as needed, never reallocated per launch), an alternate signal stack and a large stack
-//! for device recursion. Blocks are handed out in runs by an atomic counter; a launch
-//! with few runs wakes only as many workers as it has runs.
+//! The worker pool of the CPU device: persistent workers (one fewer than the cores),
+//! blocking when idle. A launch is run by the thread of the stream it was issued to,
+//! which takes runs of blocks itself and asks the workers for help; several launches
+//! (from different streams) may be under way at once, and each always has its own
+//! thread, so a kernel that spins waiting for another never starves it. Every thread
+//! that runs blocks has its own shared-memory and thread-slot buffers (64-byte aligned,
+//! grown as needed, never reallocated per launch), an alternate signal stack and a large
+//! stack for device recursion. Blocks are handed out in runs by an atomic counter; a
+//! launch with one run wakes no worker.
 
 use crate::abi::{self, BlockRun, Dim3, FaultInfo, KernelEntry, Launch};
 use std::alloc::Layout;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 pub const WORKER_STACK: usize = 64 * 1024 * 1024;
@@ -21,6 +26,9 @@ pub struct Job {
     pub slot_bytes: usize,
     next: AtomicU64,
     abort: AtomicBool,
+    /// Workers still wanted / currently helping (guarded by the pool's lock).
+    wanted: AtomicUsize,
+    helpers: AtomicUsize,
     fault: Mutex<Option<Fault>>,
 }
 
@@ -56,6 +64,8 @@ impl Job {
             slot_bytes,
             next: AtomicU64::new(0),
             abort: AtomicBool::new(false),
+            wanted: AtomicUsize::new(0),
+            helpers: AtomicUsize::new(0),
             fault: Mutex::new(None),
         }
     }
@@ -104,16 +114,15 @@ impl AlignedBuf {
 }
 
 struct PoolState {
-    job: Option<Arc<Job>>,
-    tickets: usize,
-    active: usize,
+    /// Launches that want helpers.
+    jobs: Vec<Arc<Job>>,
 }
 
 pub struct Pool {
     state: Mutex<PoolState>,
     work: Condvar,
     done: Condvar,
-    submit: Mutex<()>,
+    /// Threads that run blocks: the workers plus the launching stream's thread.
     pub workers: usize,
 }
 
@@ -126,13 +135,12 @@ pub fn pool() -> &'static Pool {
             .filter(|&n| n > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
         let p: &'static Pool = Box::leak(Box::new(Pool {
-            state: Mutex::new(PoolState { job: None, tickets: 0, active: 0 }),
+            state: Mutex::new(PoolState { jobs: Vec::new() }),
             work: Condvar::new(),
             done: Condvar::new(),
-            submit: Mutex::new(()),
             workers: n,
         }));
-        for i in 0..n {
+        for i in 0..n.saturating_sub(1) {
             let _ = std::thread::Builder::new()
                 .name(format!("cuprite-worker-{i}"))
                 .stack_size(WORKER_STACK)
@@ -142,26 +150,39 @@ pub fn pool() -> &'static Pool {
     })
 }
 
+thread_local! {
+    /// This thread's shared-memory and thread-slot buffers.
+    static BUFFERS: RefCell<(AlignedBuf, AlignedBuf)> = const { RefCell::new((AlignedBuf::new(), AlignedBuf::new())) };
+}
+
+fn run_job_here(job: &Job) {
+    let r = BUFFERS.try_with(|b| {
+        let mut b = b.borrow_mut();
+        let (shared, slots) = &mut *b;
+        run_job(job, shared, slots);
+    });
+    if r.is_err() {
+        run_job(job, &mut AlignedBuf::new(), &mut AlignedBuf::new());
+    }
+}
+
 fn worker_main(pool: &'static Pool) {
     unsafe {
         abi::cuprite_guard_thread_init();
     }
-    let mut shared = AlignedBuf::new();
-    let mut slots = AlignedBuf::new();
     let mut st = pool.state.lock().unwrap_or_else(|p| p.into_inner());
     loop {
-        while st.tickets == 0 || st.job.is_none() {
+        let job = st.jobs.iter().find(|j| j.wanted.load(Ordering::Relaxed) > 0).cloned();
+        let Some(job) = job else {
             st = pool.work.wait(st).unwrap_or_else(|p| p.into_inner());
-        }
-        st.tickets -= 1;
-        st.active += 1;
-        let job = st.job.clone().expect("job");
+            continue;
+        };
+        job.wanted.fetch_sub(1, Ordering::Relaxed);
+        job.helpers.fetch_add(1, Ordering::Relaxed);
         drop(st);
-        run_job(&job, &mut shared, &mut slots);
-        drop(job);
+        run_job_here(&job);
         st = pool.state.lock().unwrap_or_else(|p| p.into_inner());
-        st.active -= 1;
-        if st.active == 0 && st.tickets == 0 {
+        if job.helpers.fetch_sub(1, Ordering::Relaxed) == 1 {
             pool.done.notify_all();
         }
     }
@@ -240,26 +261,33 @@ fn record_fault(job: &Job, f: Fault) {
 }
 
 impl Pool {
-    /// Runs a job to completion on the workers.
+    /// Runs a job to completion on the calling thread, with the workers' help.
     pub fn run(&self, job: Arc<Job>) {
         if job.total_blocks == 0 {
             return;
         }
-        let _one_at_a_time = self.submit.lock().unwrap_or_else(|p| p.into_inner());
-        let helpers = (job.runs().min(self.workers as u64)) as usize;
-        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        st.job = Some(job);
-        st.tickets = helpers;
-        if helpers >= self.workers {
-            self.work.notify_all();
-        } else {
-            for _ in 0..helpers {
-                self.work.notify_one();
+        let helpers = (job.runs().saturating_sub(1)).min(self.workers.saturating_sub(1) as u64) as usize;
+        if helpers > 0 {
+            let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            job.wanted.store(helpers, Ordering::Relaxed);
+            st.jobs.push(job.clone());
+            drop(st);
+            if helpers + 1 >= self.workers {
+                self.work.notify_all();
+            } else {
+                for _ in 0..helpers {
+                    self.work.notify_one();
+                }
             }
         }
-        while st.tickets > 0 || st.active > 0 {
-            st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
+        run_job_here(&job);
+        if helpers > 0 {
+            let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            job.wanted.store(0, Ordering::Relaxed);
+            st.jobs.retain(|j| !Arc::ptr_eq(j, &job));
+            while job.helpers.load(Ordering::Relaxed) > 0 {
+                st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
+            }
         }
-        st.job = None;
     }
 }

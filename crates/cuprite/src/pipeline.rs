@@ -97,6 +97,10 @@ impl<'a> Build<'a> {
         if self.opts.fast_math {
             f.push("-D__USE_FAST_MATH__".into());
         }
+        // As nvcc: the runtime headers then make the handle 0 the per-thread stream.
+        if self.opts.default_stream_per_thread {
+            f.push("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1".into());
+        }
         f
     }
 

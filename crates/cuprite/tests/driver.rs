@@ -550,3 +550,43 @@ fn device_printf_format_warnings() {
     let out = run_ok(cuprite().arg("-w").arg("-o").arg(&exe).arg(&src));
     assert!(!text(&out.stderr).contains("warning"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn default_stream_per_thread_makes_stream_zero_per_thread() {
+    // Two host threads launch into stream 0: one kernel spins until the other's sets a
+    // flag. With `--default-stream per-thread` the two are different streams and run at
+    // once; the host gives up after 20 s (exit 3) rather than hang.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "ptds.cu",
+        r#"
+#include <cstdio>
+#include <cstdlib>
+#include <chrono>
+#include <thread>
+__global__ void wait_for(volatile int *f) { while (*f == 0) { } }
+__global__ void set_flag(volatile int *f) { *f = 1; }
+int main() {
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+    printf("macro %d\n", CUDA_API_PER_THREAD_DEFAULT_STREAM);
+#endif
+    int *f; cudaMalloc(&f, sizeof(int)); cudaMemset(f, 0, sizeof(int));
+    std::thread t([&] {
+        wait_for<<<1, 1>>>(f);
+        auto start = std::chrono::steady_clock::now();
+        while (cudaStreamQuery(0) == cudaErrorNotReady)
+            if (std::chrono::steady_clock::now() - start > std::chrono::seconds(20)) { printf("timeout\n"); fflush(stdout); _Exit(3); }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    set_flag<<<1, 1>>>(f);
+    cudaStreamSynchronize(0);
+    t.join();
+    printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+    return 0;
+}
+"#,
+    );
+    let out = run_ok(cuprite().arg("run").args(["--default-stream", "per-thread"]).arg(&src));
+    assert_eq!(text(&out.stdout), "macro 1\ncudaSuccess\n");
+}

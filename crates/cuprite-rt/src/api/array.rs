@@ -43,8 +43,7 @@ pub extern "C" fn cudaFreeArray(p: *mut Array) -> CudaError {
         if p.is_null() {
             return Ok(());
         }
-        let c = ctx();
-        c.queue.wait_all();
+        crate::stream::wait_all_streams();
         array::get(p)?;
         array::release(p)
     })
@@ -79,7 +78,7 @@ fn before_copy(kind: c_int) -> Result<()> {
     memory::check_kind(kind)?;
     let c = ctx();
     c.check()?;
-    c.queue.wait_all();
+    crate::stream::default_stream().synchronize_implicit();
     crate::printf::flush();
     c.check()
 }

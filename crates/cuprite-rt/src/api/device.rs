@@ -111,7 +111,10 @@ pub extern "C" fn cudaSetValidDevices(devs: *mut c_int, len: c_int) -> CudaError
 
 #[no_mangle]
 pub extern "C" fn cudaDeviceSynchronize() -> CudaError {
-    api(|| ctx().synchronize())
+    api(|| {
+        crate::graph::capture::refuse_unsafe()?;
+        ctx().synchronize()
+    })
 }
 
 #[no_mangle]
@@ -123,7 +126,7 @@ pub extern "C" fn cudaThreadSynchronize() -> CudaError {
 pub extern "C" fn cudaDeviceReset() -> CudaError {
     api(|| {
         let c = ctx();
-        c.queue.wait_all();
+        crate::stream::wait_all_streams();
         crate::printf::flush();
         c.device.release_all();
         crate::registry::reset_kernel_attributes();

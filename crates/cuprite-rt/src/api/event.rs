@@ -14,7 +14,8 @@ pub extern "C" fn cudaEventCreate(p: *mut *mut c_void) -> CudaError {
 #[no_mangle]
 pub extern "C" fn cudaEventCreateWithFlags(p: *mut *mut c_void, flags: c_uint) -> CudaError {
     api(|| {
-        if p.is_null() || flags & !0x7 != 0 {
+        // An interprocess event must not keep timing (as CUDA checks).
+        if p.is_null() || flags & !0x7 != 0 || (flags & event::INTERPROCESS != 0 && flags & event::DISABLE_TIMING == 0) {
             return Err(error::INVALID_VALUE);
         }
         ctx().check()?;
@@ -22,26 +23,48 @@ pub extern "C" fn cudaEventCreateWithFlags(p: *mut *mut c_void, flags: c_uint) -
     })
 }
 
-#[no_mangle]
-pub extern "C" fn cudaEventRecord(e: *mut c_void, s: *mut c_void) -> CudaError {
-    api(|| {
-        let ev = event::resolve(e)?;
-        let st = stream::resolve(s)?;
-        ctx().check()?;
-        ev.record(&st);
-        Ok(())
-    })
+/// Records `ev` in `st` (or, while `st` captures, makes it stand for the capture's nodes).
+fn record(ev: &std::sync::Arc<event::EventObj>, st: &stream::Stream) -> crate::error::Result<()> {
+    ctx().check()?;
+    if st.is_capturing() {
+        crate::graph::capture::record_event(st, ev);
+        return Ok(());
+    }
+    crate::api::stream::check_capture_rules(st)?;
+    ev.record(st);
+    Ok(())
 }
 
 #[no_mangle]
-pub extern "C" fn cudaEventRecordWithFlags(e: *mut c_void, s: *mut c_void, _flags: c_uint) -> CudaError {
-    cudaEventRecord(e, s)
+pub extern "C" fn cudaEventRecord(e: *mut c_void, s: *mut c_void) -> CudaError {
+    api(|| record(&event::resolve(e)?, &*stream::resolve(s)?))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaEventRecordWithFlags(e: *mut c_void, s: *mut c_void, flags: c_uint) -> CudaError {
+    api(|| {
+        if flags & !1 != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        let ev = event::resolve(e)?;
+        let st = stream::resolve(s)?;
+        // cudaEventRecordExternal in a capture: an event record node, not a fork point.
+        if flags & 1 != 0 && st.is_capturing() {
+            crate::api::stream::check_capture_rules(&st)?;
+            return crate::graph::capture::add_node(&st, crate::graph::NodeKind::EventRecord(ev));
+        }
+        record(&ev, &st)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn cudaEventQuery(e: *mut c_void) -> CudaError {
     api(|| {
         let ev = event::resolve(e)?;
+        if let Some(c) = ev.captured() {
+            crate::graph::capture::invalidate_seq(&c.seq);
+            return Err(error::CAPTURED_EVENT);
+        }
         ctx().check()?;
         if ev.is_complete() {
             Ok(())
@@ -55,7 +78,14 @@ pub extern "C" fn cudaEventQuery(e: *mut c_void) -> CudaError {
 pub extern "C" fn cudaEventSynchronize(e: *mut c_void) -> CudaError {
     api(|| {
         let ev = event::resolve(e)?;
+        // CUDA 13 answers cudaErrorInvalidValue here (measured) and drops the capture.
+        if let Some(c) = ev.captured() {
+            crate::graph::capture::invalidate_seq(&c.seq);
+            return Err(error::INVALID_VALUE);
+        }
+        crate::graph::capture::refuse_unsafe()?;
         ev.wait();
+        crate::mempool::release_to_thresholds();
         crate::printf::flush();
         ctx().check()
     })

@@ -29,10 +29,11 @@ pub fn launch_kernel(
     }
     launch::validate(&k, grid, block, shared, &c.props().limits())?;
     let s = stream::resolve(st)?;
+    crate::api::stream::check_capture_rules(&s)?;
     let l = unsafe { PreparedLaunch::new(k, grid, block, shared, args)? };
-    let seq = s.submit(Op::Launch(Box::new(l)));
-    if c.launch_blocking {
-        c.queue.wait(seq);
+    s.submit(Op::Launch(Box::new(l)));
+    if c.launch_blocking() && !s.is_capturing() {
+        s.synchronize();
         crate::printf::flush();
     }
     Ok(())

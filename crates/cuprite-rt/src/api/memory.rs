@@ -15,6 +15,7 @@ pub const KIND_D2D: c_int = 3;
 #[no_mangle]
 pub extern "C" fn cudaMalloc(p: *mut *mut c_void, size: usize) -> CudaError {
     api(|| {
+        crate::graph::capture::refuse_unsafe()?;
         if p.is_null() {
             return Err(error::INVALID_VALUE);
         }
@@ -27,6 +28,7 @@ pub extern "C" fn cudaMalloc(p: *mut *mut c_void, size: usize) -> CudaError {
 #[no_mangle]
 pub extern "C" fn cudaMallocManaged(p: *mut *mut c_void, size: usize, flags: c_uint) -> CudaError {
     api(|| {
+        crate::graph::capture::refuse_unsafe()?;
         if p.is_null() || size == 0 || (flags != 1 && flags != 2) {
             return Err(error::INVALID_VALUE);
         }
@@ -39,12 +41,17 @@ pub extern "C" fn cudaMallocManaged(p: *mut *mut c_void, size: usize, flags: c_u
 #[no_mangle]
 pub extern "C" fn cudaFree(p: *mut c_void) -> CudaError {
     api(|| {
+        crate::graph::capture::refuse_unsafe()?;
         let c = ctx();
         c.check()?;
         if p.is_null() {
             return Ok(());
         }
-        c.queue.wait_all();
+        crate::stream::wait_all_streams();
+        if crate::mempool::free_graph_alloc(p) {
+            return Ok(());
+        }
+        crate::mempool::forget(p);
         c.device.free(p, &|k| matches!(k, Kind::Device | Kind::Managed))
     })
 }
@@ -52,6 +59,7 @@ pub extern "C" fn cudaFree(p: *mut c_void) -> CudaError {
 #[no_mangle]
 pub extern "C" fn cudaHostAlloc(p: *mut *mut c_void, size: usize, flags: c_uint) -> CudaError {
     api(|| {
+        crate::graph::capture::refuse_unsafe()?;
         if p.is_null() || flags & !0x7 != 0 {
             return Err(error::INVALID_VALUE);
         }
@@ -69,12 +77,13 @@ pub extern "C" fn cudaMallocHost(p: *mut *mut c_void, size: usize) -> CudaError 
 #[no_mangle]
 pub extern "C" fn cudaFreeHost(p: *mut c_void) -> CudaError {
     api(|| {
+        crate::graph::capture::refuse_unsafe()?;
         let c = ctx();
         c.check()?;
         if p.is_null() {
             return Ok(());
         }
-        c.queue.wait_all();
+        crate::stream::wait_all_streams();
         c.device.free(p, &|k| matches!(k, Kind::PinnedHost(_)))
     })
 }
@@ -163,6 +172,7 @@ pub struct Pos {
 }
 
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct Memcpy3DParms {
     pub src_array: *mut c_void,
     pub src_pos: Pos,
@@ -258,7 +268,10 @@ pub(crate) fn copy_blocking(dst: *mut c_void, src: *const c_void, n: usize, kind
     let c = ctx();
     c.check()?;
     check_copy(dst, src, n, kind)?;
-    c.queue.wait_all();
+    let s = stream::default_stream();
+    crate::api::stream::check_capture_rules(&s)?;
+    crate::api::stream::refuse_if_capturing(&s)?;
+    s.synchronize_implicit();
     crate::printf::flush();
     c.check()?;
     c.device.copy(dst, src, n).map_err(|_| error::INVALID_VALUE)
@@ -275,10 +288,11 @@ pub(crate) fn copy_async(dst: *mut c_void, src: *const c_void, n: usize, kind: c
     c.check()?;
     let s = stream::resolve(st)?;
     check_copy(dst, src, n, kind)?;
+    crate::api::stream::check_capture_rules(&s)?;
     if n == 0 {
         return Ok(());
     }
-    if is_pinned(dst, n) && is_pinned(src, n) {
+    if s.is_capturing() || (is_pinned(dst, n) && is_pinned(src, n)) {
         s.submit(Op::Copy { dst: SendPtr(dst), src: SendPtr(src as *mut c_void), n });
         Ok(())
     } else {
@@ -364,15 +378,20 @@ fn copy_2d(
     match st {
         Some(st) => {
             let s = stream::resolve(st)?;
+            crate::api::stream::check_capture_rules(&s)?;
+            let pinned = is_pinned(dst, dspan) && is_pinned(src, sspan);
             s.submit(op);
-            if !(is_pinned(dst, dspan) && is_pinned(src, sspan)) {
+            if !pinned && !s.is_capturing() {
                 s.synchronize();
             }
             Ok(())
         }
         None => {
-            let seq = c.queue.submit(op);
-            c.queue.wait(seq);
+            let s = stream::default_stream();
+            crate::api::stream::check_capture_rules(&s)?;
+            crate::api::stream::refuse_if_capturing(&s)?;
+            s.submit(op);
+            s.synchronize_implicit();
             crate::printf::flush();
             c.check()
         }
@@ -457,12 +476,17 @@ fn submit_set(op: Op, st: Option<*mut c_void>) -> Result<()> {
     let c = ctx();
     match st {
         Some(st) => {
-            stream::resolve(st)?.submit(op);
+            let s = stream::resolve(st)?;
+            crate::api::stream::check_capture_rules(&s)?;
+            s.submit(op);
             Ok(())
         }
         None => {
-            let seq = c.queue.submit(op);
-            c.queue.wait(seq);
+            let s = stream::default_stream();
+            crate::api::stream::check_capture_rules(&s)?;
+            crate::api::stream::refuse_if_capturing(&s)?;
+            s.submit(op);
+            s.synchronize_implicit();
             c.check()
         }
     }

@@ -2,7 +2,8 @@
 
 use super::out;
 use crate::context::ctx;
-use crate::error::{self, api, CudaError};
+use crate::error::{self, api, CudaError, Result};
+use crate::graph::capture;
 use crate::stream::{self, Op};
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -32,12 +33,42 @@ pub extern "C" fn cudaStreamDestroy(s: *mut c_void) -> CudaError {
     api(|| stream::destroy(s))
 }
 
+/// A call that would wait for a capturing stream: refused, and the capture is invalid.
+pub(crate) fn refuse_if_capturing(st: &stream::Stream) -> Result<()> {
+    if st.is_capturing() {
+        capture::invalidate(st);
+        return Err(error::STREAM_CAPTURE_UNSUPPORTED);
+    }
+    Ok(())
+}
+
+/// Work submitted to a stream during a capture: the legacy stream may not be used while
+/// a blocking stream captures, and a stream whose capture was invalidated refuses work.
+pub(crate) fn check_capture_rules(st: &stream::Stream) -> Result<()> {
+    if capture::status(st) == 2 {
+        return Err(error::STREAM_CAPTURE_INVALIDATED);
+    }
+    if st.kind == stream::Kind::Legacy && capture::blocking_stream_capturing() {
+        for s in stream::live_streams() {
+            if s.is_blocking() {
+                capture::invalidate(&s);
+            }
+        }
+        return Err(error::STREAM_CAPTURE_IMPLICIT);
+    }
+    Ok(())
+}
+
 #[no_mangle]
 pub extern "C" fn cudaStreamSynchronize(s: *mut c_void) -> CudaError {
     api(|| {
         let st = stream::resolve(s)?;
-        st.synchronize();
+        refuse_if_capturing(&st)?;
+        check_capture_rules(&st)?;
+        capture::refuse_unsafe()?;
+        st.synchronize_implicit();
         crate::printf::flush();
+        crate::mempool::release_to_thresholds();
         ctx().check()
     })
 }
@@ -46,6 +77,8 @@ pub extern "C" fn cudaStreamSynchronize(s: *mut c_void) -> CudaError {
 pub extern "C" fn cudaStreamQuery(s: *mut c_void) -> CudaError {
     api(|| {
         let st = stream::resolve(s)?;
+        refuse_if_capturing(&st)?;
+        check_capture_rules(&st)?;
         ctx().check()?;
         if st.is_done() {
             Ok(())
@@ -56,11 +89,28 @@ pub extern "C" fn cudaStreamQuery(s: *mut c_void) -> CudaError {
 }
 
 #[no_mangle]
-pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, e: *mut c_void, _flags: c_uint) -> CudaError {
+pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, e: *mut c_void, flags: c_uint) -> CudaError {
     api(|| {
-        // One ordered queue: every stream already waits for everything recorded before.
-        stream::resolve(s)?;
-        crate::event::resolve(e)?;
+        let st = stream::resolve(s)?;
+        let ev = crate::event::resolve(e)?;
+        if flags & !1 != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        if let Some(ce) = ev.captured() {
+            return capture::wait_event(&st, ce);
+        }
+        if st.is_capturing() {
+            if flags & 1 != 0 {
+                // cudaEventWaitExternal: a wait node on the event as it stands now.
+                return capture::add_node(&st, crate::graph::NodeKind::EventWait(ev));
+            }
+            capture::invalidate(&st);
+            return Err(error::STREAM_CAPTURE_ISOLATION);
+        }
+        let gen = ev.current_record();
+        if !ev.is_done(gen) {
+            st.submit(Op::WaitEvent(ev, gen));
+        }
         Ok(())
     })
 }
@@ -85,6 +135,7 @@ pub extern "C" fn cudaStreamAddCallback(
             return Err(error::INVALID_VALUE);
         }
         let st = stream::resolve(s)?;
+        refuse_if_capturing(&st)?;
         let (h, d) = (Raw(s), Raw(data));
         st.submit(Op::Host(Box::new(move || {
             let (h, d) = (h, d);
@@ -101,11 +152,8 @@ pub extern "C" fn cudaLaunchHostFunc(s: *mut c_void, f: Option<HostFn>, data: *m
         let f = f.ok_or(error::INVALID_VALUE)?;
         let st = stream::resolve(s)?;
         ctx().check()?;
-        let d = Raw(data);
-        st.submit(Op::Host(Box::new(move || {
-            let d = d;
-            unsafe { f(d.0) }
-        })));
+        check_capture_rules(&st)?;
+        st.submit(Op::HostFn { f, data: stream::SendPtr(data) });
         Ok(())
     })
 }

@@ -75,7 +75,7 @@ fn bind(tr: *const TextureReference, res: &ResourceDesc, offset: usize) -> Resul
     let cell = cell(tr)?;
     ctx().check()?;
     let h = create_texture(res, &descriptor(unsafe { &*tr }))?;
-    ctx().queue.wait_all();
+    crate::stream::wait_all_streams();
     unsafe { cell.write(h) };
     if let Some((old, _)) = bound(|b| b.insert(tr as usize, (h, offset))) {
         retire_texture(old);
@@ -170,7 +170,7 @@ pub unsafe extern "C" fn cudaBindTextureToArray(tr: *const TextureReference, a: 
 pub unsafe extern "C" fn cudaUnbindTexture(tr: *const TextureReference) -> CudaError {
     api(|| {
         let cell = cell(tr)?;
-        ctx().queue.wait_all();
+        crate::stream::wait_all_streams();
         cell.write(0);
         if let Some((old, _)) = bound(|b| b.remove(&(tr as usize))) {
             retire_texture(old);

@@ -76,7 +76,7 @@ pub extern "C" fn cudaDestroyTextureObject(h: u64) -> CudaError {
         if h == 0 {
             return Ok(());
         }
-        ctx().queue.wait_all();
+        crate::stream::wait_all_streams();
         texture(h)?.live = false;
         Ok(())
     })
@@ -123,7 +123,7 @@ pub extern "C" fn cudaDestroySurfaceObject(h: u64) -> CudaError {
         if h == 0 {
             return Ok(());
         }
-        ctx().queue.wait_all();
+        crate::stream::wait_all_streams();
         surface(h)?.live = false;
         Ok(())
     })

@@ -1,0 +1,227 @@
+//! Stream-ordered allocation: cudaMallocAsync, cudaFreeAsync and memory pools.
+
+use super::out;
+use crate::context::ctx;
+use crate::error::{self, api, CudaError, Result};
+use crate::graph::capture;
+use crate::mempool::{self, attr, MemPool};
+use crate::stream::{self, Op, SendPtr};
+use std::ffi::{c_int, c_void};
+use std::sync::Arc;
+
+fn malloc_async(p: *mut *mut c_void, size: usize, pool: &Arc<MemPool>, s: *mut c_void) -> Result<()> {
+    if p.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    let st = stream::resolve(s)?;
+    ctx().check()?;
+    crate::api::stream::check_capture_rules(&st)?;
+    if size == 0 {
+        return out(p, std::ptr::null_mut());
+    }
+    if st.is_capturing() {
+        // Captured: the allocation belongs to the graph, at an address fixed now.
+        return out(p, capture::add_alloc_node(&st, size)?);
+    }
+    out(p, mempool::alloc(pool, size)?)
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMallocAsync(p: *mut *mut c_void, size: usize, s: *mut c_void) -> CudaError {
+    api(|| malloc_async(p, size, &mempool::current(), s))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMallocFromPoolAsync(p: *mut *mut c_void, size: usize, pool: *mut c_void, s: *mut c_void) -> CudaError {
+    api(|| malloc_async(p, size, &mempool::resolve(pool)?, s))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaFreeAsync(p: *mut c_void, s: *mut c_void) -> CudaError {
+    api(|| {
+        let st = stream::resolve(s)?;
+        ctx().check()?;
+        if p.is_null() {
+            return Ok(());
+        }
+        if !mempool::freeable(p) {
+            return Err(error::INVALID_VALUE);
+        }
+        crate::api::stream::check_capture_rules(&st)?;
+        st.submit(Op::Free(SendPtr(p)));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaDeviceGetDefaultMemPool(pool: *mut *mut c_void, device: c_int) -> CudaError {
+    api(|| {
+        if device != 0 {
+            return Err(error::INVALID_DEVICE);
+        }
+        out(pool, mempool::handle(mempool::default_pool()))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaDeviceGetMemPool(pool: *mut *mut c_void, device: c_int) -> CudaError {
+    api(|| {
+        if device != 0 {
+            return Err(error::INVALID_DEVICE);
+        }
+        out(pool, mempool::handle(&mempool::current()))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaDeviceSetMemPool(device: c_int, pool: *mut c_void) -> CudaError {
+    api(|| {
+        if device != 0 {
+            return Err(error::INVALID_DEVICE);
+        }
+        mempool::set_current(pool)
+    })
+}
+
+/// `cudaMemPoolProps` as far as it is read: allocation type and location.
+#[repr(C)]
+pub struct PoolProps {
+    alloc_type: c_int,
+    handle_types: c_int,
+    loc_type: c_int,
+    loc_id: c_int,
+    rest: [u64; 9],
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolCreate(pool: *mut *mut c_void, props: *const PoolProps) -> CudaError {
+    api(|| {
+        if pool.is_null() || props.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let p = unsafe { &*props };
+        // Pinned device memory of device 0 is what a pool can hold here.
+        if p.alloc_type != 1 || p.loc_type != 1 {
+            return Err(error::INVALID_VALUE);
+        }
+        if p.loc_id != 0 {
+            return Err(error::INVALID_DEVICE);
+        }
+        if p.handle_types != 0 {
+            return Err(error::NOT_SUPPORTED);
+        }
+        out(pool, mempool::create())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolDestroy(pool: *mut c_void) -> CudaError {
+    api(|| mempool::destroy(pool))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolTrimTo(pool: *mut c_void, keep: usize) -> CudaError {
+    api(|| {
+        mempool::resolve(pool)?.lock().trim(keep as u64);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolSetAttribute(pool: *mut c_void, a: c_int, value: *mut c_void) -> CudaError {
+    api(|| {
+        let p = mempool::resolve(pool)?;
+        if value.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let mut st = p.lock();
+        match a {
+            attr::REUSE_FOLLOW_EVENT_DEPENDENCIES..=attr::REUSE_ALLOW_INTERNAL_DEPENDENCIES => {
+                st.reuse[(a - 1) as usize] = unsafe { *(value as *const c_int) }
+            }
+            attr::RELEASE_THRESHOLD => st.release_threshold = unsafe { *(value as *const u64) },
+            // Only resetting the high-water marks (to the current value) is allowed.
+            attr::RESERVED_MEM_HIGH | attr::USED_MEM_HIGH => {
+                if unsafe { *(value as *const u64) } != 0 {
+                    return Err(error::INVALID_VALUE);
+                }
+                if a == attr::RESERVED_MEM_HIGH {
+                    st.reserved_high = st.reserved();
+                } else {
+                    st.used_high = st.used;
+                }
+            }
+            _ => return Err(error::INVALID_VALUE),
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolGetAttribute(pool: *mut c_void, a: c_int, value: *mut c_void) -> CudaError {
+    api(|| {
+        let p = mempool::resolve(pool)?;
+        if value.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let st = p.lock();
+        let v64 = |v: u64| unsafe { *(value as *mut u64) = v };
+        match a {
+            attr::REUSE_FOLLOW_EVENT_DEPENDENCIES..=attr::REUSE_ALLOW_INTERNAL_DEPENDENCIES => unsafe {
+                *(value as *mut c_int) = st.reuse[(a - 1) as usize]
+            },
+            attr::RELEASE_THRESHOLD => v64(st.release_threshold),
+            attr::RESERVED_MEM_CURRENT => v64(st.reserved()),
+            attr::RESERVED_MEM_HIGH => v64(st.reserved_high),
+            attr::USED_MEM_CURRENT => v64(st.used),
+            attr::USED_MEM_HIGH => v64(st.used_high),
+            _ => return Err(error::INVALID_VALUE),
+        }
+        Ok(())
+    })
+}
+
+/// `cudaMemAccessDesc`: a location and its access flags.
+#[repr(C)]
+pub struct AccessDesc {
+    loc_type: c_int,
+    loc_id: c_int,
+    flags: c_int,
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolSetAccess(pool: *mut c_void, descs: *const AccessDesc, n: usize) -> CudaError {
+    api(|| {
+        let p = mempool::resolve(pool)?;
+        if n > 0 && descs.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        for i in 0..n {
+            let d = unsafe { &*descs.add(i) };
+            if d.loc_type != 1 || !matches!(d.flags, 0 | 1 | 3) {
+                return Err(error::INVALID_VALUE);
+            }
+            if d.loc_id != 0 {
+                return Err(error::INVALID_DEVICE);
+            }
+            p.lock().access = d.flags;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolGetAccess(flags: *mut c_int, pool: *mut c_void, loc: *const [c_int; 2]) -> CudaError {
+    api(|| {
+        let p = mempool::resolve(pool)?;
+        if loc.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let [t, id] = unsafe { *loc };
+        if t != 1 || id != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        let a = p.lock().access;
+        out(flags, a)
+    })
+}
