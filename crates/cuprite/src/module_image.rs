@@ -60,7 +60,7 @@ fn lower_names(build: &Build, input: &Path, exprs: &[String]) -> Result<Vec<Stri
     for (i, e) in exprs.iter().enumerate() {
         let e = e.trim();
         let addr = if e.starts_with('&') { e.to_string() } else { format!("&{e}") };
-        rewritten.push_str(&format!("\n#line 1 \"name expression {i}\"\nextern \"C\" {{ __attribute__((used)) void *__cuprite_name_expr_{i} = (void *)({addr}); }}\n"));
+        rewritten.push_str(&format!("\n# 1 \"name expression {i}\"\nextern \"C\" {{ __attribute__((used)) void *__cuprite_name_expr_{i} = (void *)({addr}); }}\n"));
     }
     let cpp = build.work.join(format!("{stem}.names.ii"));
     let asm = build.work.join(format!("{stem}.names.s"));

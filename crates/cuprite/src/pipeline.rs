@@ -393,6 +393,13 @@ impl<'a> Build<'a> {
             flags.push(format!("-L{}", p.lib64().display()));
         }
         for l in &self.opts.libs {
+            // Outside a toolkit prefix, `-lnvrtc` is Cuprite's NVRTC, built beside the driver.
+            if l == "nvrtc" && self.prefix.is_none() {
+                let lib = support_files::nvrtc_lib()?;
+                flags.push(lib.display().to_string());
+                flags.push(format!("-Wl,-rpath,{}", lib.parent().unwrap_or(Path::new(".")).display()));
+                continue;
+            }
             flags.push(format!("-l{l}"));
         }
         // A prefix's lib64 has the runtime under CUDA's names; elsewhere `-lcudart` and
