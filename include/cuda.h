@@ -6,6 +6,7 @@
 #include "host_defines.h"
 #include <stddef.h>
 #include <stdint.h>
+#include "driver_types.h"
 
 #define CUDA_VERSION 13000
 #define CUDA_API_VERSION 13000
@@ -30,7 +31,7 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUarray_st *CUarray;
 typedef struct CUmemPoolHandle_st *CUmemoryPool;
-typedef struct CUuuid_st { char bytes[16]; } CUuuid;
+/* CUuuid (16 bytes) is shared with the runtime: driver_types.h defines it. */
 
 typedef enum cudaError_enum {
     CUDA_SUCCESS = 0,

@@ -19,23 +19,44 @@ fn d(x: c_uint, y: c_uint, z: c_uint) -> Dim3 {
     Dim3 { x, y, z }
 }
 
-/// Pointers to each parameter inside a packed buffer: each at the next offset aligned
+/// A packed parameter buffer as the kernel's parameters: each at the next offset aligned
 /// for its type, as the parameters of the kernel's signature are laid out (the CUDA
-/// driver API guide's rule for `extra` and `cuParamSet*`).
-fn unpack(f: usize, buf: *const u8, size: usize) -> Result<Vec<*const c_void>> {
-    let k = registry::kernel(f as *const c_void).ok_or(INVALID_HANDLE)?;
-    let mut ptrs = Vec::with_capacity(k.param_sizes.len());
-    let mut off = 0usize;
-    for (i, &sz) in k.param_sizes.iter().enumerate() {
-        let al = (k.param_aligns.get(i).copied().unwrap_or(1) as usize).max(1);
-        off = (off + al - 1) & !(al - 1);
-        if off + sz as usize > size || buf.is_null() {
+/// driver API guide's rule for `extra` and `cuParamSet*`). As CUDA does (measured on an
+/// H100), a buffer shorter than the parameters is not an error: the bytes it lacks read
+/// as zero here.
+struct Unpacked {
+    bytes: Vec<u64>,
+    offsets: Vec<usize>,
+}
+
+impl Unpacked {
+    fn new(f: usize, buf: *const u8, size: usize) -> Result<Unpacked> {
+        let k = registry::kernel(f as *const c_void).ok_or(INVALID_HANDLE)?;
+        if buf.is_null() && size > 0 {
             return Err(INVALID_VALUE);
         }
-        ptrs.push(unsafe { buf.add(off) } as *const c_void);
-        off += sz as usize;
+        let mut offsets = Vec::with_capacity(k.param_sizes.len());
+        let mut off = 0usize;
+        for (i, &sz) in k.param_sizes.iter().enumerate() {
+            let al = (k.param_aligns.get(i).copied().unwrap_or(1) as usize).max(1);
+            off = (off + al - 1) & !(al - 1);
+            offsets.push(off);
+            off += sz as usize;
+        }
+        // 8-byte words: the copy is aligned for every parameter type up to 8 bytes; larger
+        // alignments are honoured by the launch's own copy of the arguments.
+        let mut bytes = vec![0u64; off.div_ceil(8).max(1)];
+        let n = size.min(off);
+        if n > 0 {
+            unsafe { std::ptr::copy_nonoverlapping(buf, bytes.as_mut_ptr() as *mut u8, n) };
+        }
+        Ok(Unpacked { bytes, offsets })
     }
-    Ok(ptrs)
+
+    fn pointers(&self) -> Vec<*const c_void> {
+        let base = self.bytes.as_ptr() as *const u8;
+        self.offsets.iter().map(|&o| unsafe { base.add(o) } as *const c_void).collect()
+    }
 }
 
 /// The buffer and size named by an `extra` array.
@@ -69,7 +90,8 @@ fn launch(f: usize, grid: Dim3, block: Dim3, shared: c_uint, st: *mut c_void, pa
         (false, false) => Err(INVALID_VALUE),
         (true, false) => {
             let (buf, size) = read_extra(extra)?;
-            let ptrs = unpack(f, buf, size)?;
+            let unpacked = Unpacked::new(f, buf, size)?;
+            let ptrs = unpacked.pointers();
             rt(crate::error::in_driver_call(|| crate::error::api(|| rl::launch_kernel(f_ptr, grid, block, ptrs.as_ptr(), shared as usize, st))))
         }
         _ => rt(rl::cudaLaunchKernel(f_ptr, grid, block, params, shared as usize, st)),
