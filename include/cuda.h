@@ -3,6 +3,8 @@
  * static runtime every Cuprite program links): see docs/FEATURES.md, D1-D7. */
 #ifndef __CUPRITE_CUDA_H__
 #define __CUPRITE_CUDA_H__
+/* CUDA's include guard: code tests it to know the driver API is declared. */
+#define __cuda_cuda_h__
 #include "host_defines.h"
 #include <stddef.h>
 #include <stdint.h>

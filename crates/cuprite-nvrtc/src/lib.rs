@@ -51,6 +51,8 @@ pub struct Program {
     headers: Vec<(String, String)>,
     name_expressions: Vec<String>,
     compiled: bool,
+    /// Compiled for a real architecture (`sm_XX`): there is a CUBIN.
+    cubin: bool,
     image: Option<CString>,
     log: CString,
     lowered: Vec<(String, CString)>,
@@ -142,6 +144,7 @@ pub unsafe extern "C" fn nvrtcCreateProgram(
             headers: hs,
             name_expressions: Vec::new(),
             compiled: false,
+            cubin: false,
             image: None,
             log: CString::default(),
             lowered: Vec::new(),
@@ -199,6 +202,7 @@ pub unsafe extern "C" fn nvrtcCompileProgram(prog: Handle, num_options: c_int, o
                 args,
             );
             p.compiled = true;
+            p.cubin = options::real_arch(&opts);
             p.log = CString::new(out.log.replace('\0', "")).unwrap_or_default();
             p.lowered = p.name_expressions.iter().cloned().zip(out.lowered.into_iter().filter_map(|l| CString::new(l).ok())).collect();
             p.image = out.image.and_then(|i| CString::new(i).ok());
@@ -249,12 +253,26 @@ pub unsafe extern "C" fn nvrtcGetPTXSize(prog: Handle, size: *mut usize) -> Nvrt
 pub unsafe extern "C" fn nvrtcGetPTX(prog: Handle, out: *mut c_char) -> NvrtcResult {
     copy_image(prog, out)
 }
+/// As NVRTC: a program compiled for a virtual architecture (`compute_XX`, the default)
+/// has no CUBIN: its size is 0 and nothing is copied.
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcGetCUBINSize(prog: Handle, size: *mut usize) -> NvrtcResult {
-    size_of_image(prog, size)
+    guarded(|| {
+        code(with(prog, |p| {
+            if size.is_null() {
+                return Err(INVALID_INPUT);
+            }
+            let n = image_bytes(p)?.len();
+            *size = if p.cubin { n } else { 0 };
+            Ok(())
+        }))
+    })
 }
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcGetCUBIN(prog: Handle, out: *mut c_char) -> NvrtcResult {
+    if with(prog, |p| Ok(!p.cubin)).unwrap_or(false) {
+        return SUCCESS;
+    }
     copy_image(prog, out)
 }
 

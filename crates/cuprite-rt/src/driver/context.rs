@@ -31,6 +31,15 @@ fn lock_live() -> std::sync::MutexGuard<'static, HashSet<usize>> {
     live().lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Destroyed contexts (their handles are never reused: the objects are leaked), so that
+/// a second destroy says CUDA_ERROR_CONTEXT_IS_DESTROYED as CUDA's does.
+fn lock_dead() -> std::sync::MutexGuard<'static, HashSet<usize>> {
+    static DEAD: OnceLock<Mutex<HashSet<usize>>> = OnceLock::new();
+    DEAD.get_or_init(|| Mutex::new(HashSet::new())).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+const CONTEXT_IS_DESTROYED: CuResult = 709;
+
 thread_local! {
     /// This thread's context stack (handles), top last.
     static STACK: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
@@ -112,11 +121,15 @@ pub extern "C" fn cuCtxCreate_v4(pctx: *mut usize, params: *const [*const c_void
 #[no_mangle]
 pub extern "C" fn cuCtxDestroy_v2(h: usize) -> CuResult {
     drv(|| {
+        if h != 0 && lock_dead().contains(&h) {
+            return Err(CONTEXT_IS_DESTROYED);
+        }
         if h == 0 || h == primary_handle() || !lock_live().contains(&h) {
             return Err(INVALID_CONTEXT);
         }
         let _ = ctx().synchronize();
         lock_live().remove(&h);
+        lock_dead().insert(h);
         // Off this thread's stack (other threads find it dead).
         let _ = STACK.try_with(|s| s.borrow_mut().retain(|x| *x != h));
         Ok(())

@@ -11,6 +11,13 @@ use std::ffi::{c_int, c_uint, c_void};
 type DPtr = u64;
 const DEFAULT: c_int = 4; // cudaMemcpyDefault: the runtime tells the sides apart
 
+/// The context each `cuMemAlloc` allocation was made in (CU_POINTER_ATTRIBUTE_CONTEXT);
+/// other device memory belongs to the primary context.
+fn owners() -> std::sync::MutexGuard<'static, std::collections::HashMap<DPtr, usize>> {
+    static O: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<DPtr, usize>>> = std::sync::OnceLock::new();
+    O.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+}
+
 fn p(d: DPtr) -> *mut c_void {
     d as usize as *mut c_void
 }
@@ -18,12 +25,13 @@ fn p(d: DPtr) -> *mut c_void {
 #[no_mangle]
 pub extern "C" fn cuMemAlloc_v2(dptr: *mut DPtr, size: usize) -> CuResult {
     drv(|| {
-        require()?;
+        let owner = require()?;
         if dptr.is_null() || size == 0 {
             return Err(INVALID_VALUE);
         }
         let mut x = std::ptr::null_mut();
         rt(m::cudaMalloc(&mut x, size))?;
+        owners().insert(x as DPtr, owner);
         out(dptr, x as DPtr)
     })
 }
@@ -58,7 +66,9 @@ pub extern "C" fn cuMemFree_v2(d: DPtr) -> CuResult {
         if d == 0 {
             return Err(INVALID_VALUE);
         }
-        rt(m::cudaFree(p(d)))
+        rt(m::cudaFree(p(d)))?;
+        owners().remove(&d);
+        Ok(())
     })
 }
 
@@ -417,7 +427,7 @@ fn attribute(attr: c_int, ptr: DPtr) -> Result<Option<u64>> {
         _ => unreachable!(),
     };
     Ok(Some(match attr {
-        ATTR_CONTEXT => primary_handle() as u64,
+        ATTR_CONTEXT => owners().get(&base).copied().unwrap_or_else(primary_handle) as u64,
         ATTR_MEMORY_TYPE => ty,
         ATTR_DEVICE_POINTER => ptr,
         ATTR_HOST_POINTER if host_ok => ptr,

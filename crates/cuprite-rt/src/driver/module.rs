@@ -193,7 +193,15 @@ fn global(h: usize, name: *const c_char) -> Result<(u64, usize)> {
 pub extern "C" fn cuModuleGetGlobal_v2(dptr: *mut u64, bytes: *mut usize, h: usize, name: *const c_char) -> CuResult {
     drv(|| {
         require()?;
-        let (a, s) = global(h, name)?;
+        // As CUDA does (measured): a failed lookup leaves the outputs zero.
+        let (a, s) = global(h, name).inspect_err(|_| unsafe {
+            if !dptr.is_null() {
+                *dptr = 0;
+            }
+            if !bytes.is_null() {
+                *bytes = 0;
+            }
+        })?;
         if !dptr.is_null() {
             unsafe { *dptr = a };
         }

@@ -173,7 +173,12 @@ pub extern "C" fn cuGetProcAddress_v2(symbol: *const c_char, pfn: *mut *mut c_vo
         if !status.is_null() {
             unsafe { *status = if f.is_some() { 0 } else { 1 } };
         }
-        f.map(drop).ok_or(NOT_FOUND)
+        // An unknown symbol is no error: the status says so (measured on CUDA 13); without
+        // a status to carry it, CUDA_ERROR_NOT_FOUND (not measured).
+        match (f, status.is_null()) {
+            (None, true) => Err(NOT_FOUND),
+            _ => Ok(()),
+        }
     })
 }
 
