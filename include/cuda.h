@@ -186,6 +186,12 @@ typedef enum CUdevice_attribute_enum {
     CU_DEVICE_ATTRIBUTE_MAX
 } CUdevice_attribute;
 
+typedef enum CUcomputemode_enum {
+    CU_COMPUTEMODE_DEFAULT = 0,
+    CU_COMPUTEMODE_PROHIBITED = 2,
+    CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3
+} CUcomputemode;
+
 typedef enum CUctx_flags_enum {
     CU_CTX_SCHED_AUTO = 0x00,
     CU_CTX_SCHED_SPIN = 0x01,
