@@ -85,7 +85,9 @@ fn install_headers(prefix: &Prefix) -> Result<(), String> {
     Ok(())
 }
 
-fn install_libraries(prefix: &Prefix) -> Result<(), String> {
+/// The runtime (static, `libcudart.so`, `libcuda.so`) and NVRTC into `DIR/lib64` (also used
+/// by tests that need the shared libraries without a whole prefix).
+pub fn install_libraries(prefix: &Prefix) -> Result<(), String> {
     let runtime = support_files::runtime_lib()?;
     let tools = Toolchain::new(None, false, false);
     let work = tempfile::Builder::new().prefix("cuprite-install-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;

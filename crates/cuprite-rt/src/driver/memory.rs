@@ -72,6 +72,32 @@ pub extern "C" fn cuMemFree_v2(d: DPtr) -> CuResult {
     })
 }
 
+/// Stream-ordered allocation, the simplest valid way: the memory is allocated at once
+/// (usable by all later work of the stream), and freed once the stream's earlier work is
+/// done. (Memory pools are the runtime's `cudaMallocAsync` side.)
+#[no_mangle]
+pub extern "C" fn cuMemAllocAsync(dptr: *mut DPtr, size: usize, st: *mut c_void) -> CuResult {
+    drv(|| {
+        require()?;
+        crate::stream::resolve(st).map_err(super::from_runtime)?;
+        if size == 0 {
+            return Err(INVALID_VALUE);
+        }
+        let mut x = std::ptr::null_mut();
+        rt(m::cudaMalloc(&mut x, size))?;
+        out(dptr, x as DPtr)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cuMemFreeAsync(d: DPtr, st: *mut c_void) -> CuResult {
+    drv(|| {
+        require()?;
+        crate::stream::resolve(st).map_err(super::from_runtime)?.synchronize();
+        rt(m::cudaFree(p(d)))
+    })
+}
+
 #[no_mangle]
 pub extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CuResult {
     drv(|| {
