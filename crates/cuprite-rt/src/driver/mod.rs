@@ -108,3 +108,21 @@ pub extern "C" fn cuInit(flags: std::ffi::c_uint) -> CuResult {
 pub extern "C" fn cuDriverGetVersion(v: *mut c_int) -> CuResult {
     any_time(|| out(v, 13000))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runtime_errors_become_driver_errors() {
+        assert_eq!(from_runtime(0), SUCCESS);
+        assert_eq!(from_runtime(error::INVALID_VALUE), INVALID_VALUE);
+        assert_eq!(from_runtime(error::MEMORY_ALLOCATION), OUT_OF_MEMORY);
+        // Finer runtime codes below 100 are invalid values to the driver.
+        assert_eq!(from_runtime(error::INVALID_DEVICE_POINTER), INVALID_VALUE);
+        assert_eq!(from_runtime(error::INVALID_DEVICE_FUNCTION), INVALID_HANDLE);
+        // From 100 up the two APIs share their codes.
+        assert_eq!(from_runtime(error::INVALID_RESOURCE_HANDLE), INVALID_HANDLE);
+        assert_eq!(from_runtime(error::ILLEGAL_ADDRESS), 700);
+    }
+}
