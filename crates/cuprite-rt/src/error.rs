@@ -117,6 +117,7 @@ pub fn peek_last() -> CudaError {
 /// Runs the body of an API function: no panic crosses the FFI boundary, errors are
 /// recorded as the thread's last error.
 pub fn api(f: impl FnOnce() -> Result<()>) -> CudaError {
+    note_runtime_call();
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(Err(UNKNOWN));
     match r {
         Ok(()) => SUCCESS,
@@ -150,4 +151,36 @@ mod tests {
         assert_eq!(n, codes.len());
         assert!(n > 120);
     }
+}
+
+// ---- the driver API's view (driver/) ------------------------------------------------
+
+thread_local! {
+    static IN_DRIVER_CALL: Cell<bool> = const { Cell::new(false) };
+}
+
+static RUNTIME_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A runtime API call initialises the driver and makes the primary context active, as
+/// cudart does; calls the driver API makes through the runtime's functions do not.
+fn note_runtime_call() {
+    if !IN_DRIVER_CALL.try_with(|c| c.get()).unwrap_or(false) {
+        RUNTIME_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Whether the runtime API has been used in this process.
+pub fn runtime_used() -> bool {
+    RUNTIME_USED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Runs `f` (which may call runtime API functions) as part of a driver API call: the
+/// runtime's last error (cudaGetLastError) is left as it was.
+pub fn in_driver_call<T>(f: impl FnOnce() -> T) -> T {
+    let saved = peek_last();
+    let was = IN_DRIVER_CALL.try_with(|c| c.replace(true)).unwrap_or(false);
+    let r = f();
+    let _ = IN_DRIVER_CALL.try_with(|c| c.set(was));
+    let _ = LAST_ERROR.try_with(|c| c.set(saved));
+    r
 }

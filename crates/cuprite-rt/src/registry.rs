@@ -155,6 +155,23 @@ unsafe fn bind_managed(v: &VarDesc) -> Option<u64> {
     Some(size as u64)
 }
 
+/// Forgets a module's kernels and variables (`cuModuleUnload`).
+///
+/// # Safety
+/// As for [`register_module`].
+pub unsafe fn unregister_module(m: *const ModuleDesc) {
+    let Some(m) = m.as_ref() else { return };
+    let kernels: &[KernelDesc] = slice(m.kernels, m.num_kernels as usize);
+    let vars: &[VarDesc] = slice(m.vars, m.num_vars as usize);
+    let mut r = lock();
+    for k in kernels {
+        r.kernels.remove(&(k.host_stub as usize));
+    }
+    for v in vars {
+        r.vars.remove(&(v.host_shadow as usize));
+    }
+}
+
 pub fn kernel(host_stub: *const std::ffi::c_void) -> Option<Arc<Kernel>> {
     lock().kernels.get(&(host_stub as usize)).cloned()
 }

@@ -21,7 +21,7 @@ pub struct DeviceCheck {
 fn report(diags: &[cuprite_front::diag::Diagnostic], sm: &cuprite_front::SourceMap) -> usize {
     let errors = diags.iter().filter(|d| d.severity == cuprite_front::diag::Severity::Error).count();
     for d in diags {
-        eprint!("{}", cuprite_front::render(d, sm));
+        crate::diagnostics::emit(&cuprite_front::render(d, sm));
     }
     errors
 }
@@ -67,17 +67,20 @@ fn defined_symbols(host_object: &Path) -> Result<HashMap<String, bool>, String> 
 /// defines, and lowers the device code to IR (errors printed, with their chains of
 /// instantiations).
 pub fn instantiate_and_lower(dc: DeviceCheck, host_object: &Path) -> Result<Module, String> {
+    let symbols: Vec<String> =
+        if dc.checked.kernel_templates().is_empty() { Vec::new() } else { defined_symbols(host_object)?.into_keys().collect() };
+    lower_for_symbols(dc, &symbols)
+}
+
+/// Instantiates the kernel template specializations among `symbols` (stub symbols, as
+/// g++ mangles them) and lowers the device code.
+pub fn lower_for_symbols(dc: DeviceCheck, symbols: &[String]) -> Result<Module, String> {
     let templates = dc.checked.kernel_templates();
-    let requests: Vec<cuprite_sema::KernelRequest> = if templates.is_empty() {
-        Vec::new()
-    } else {
-        let defined = defined_symbols(host_object)?;
-        let names: Vec<&str> = templates.iter().map(String::as_str).collect();
-        kernel_instances(defined.keys(), &names)
-            .into_iter()
-            .map(|i| cuprite_sema::KernelRequest { name: i.name, args: i.args, symbol: i.symbol })
-            .collect()
-    };
+    let names: Vec<&str> = templates.iter().map(String::as_str).collect();
+    let requests: Vec<cuprite_sema::KernelRequest> = kernel_instances(symbols, &names)
+        .into_iter()
+        .map(|i| cuprite_sema::KernelRequest { name: i.name, args: i.args, symbol: i.symbol })
+        .collect();
     let sm = &dc.parsed.source_map;
     match dc.checked.lower_with(&requests, sm) {
         Ok(out) if dc.warnings_are_errors && !out.warnings.is_empty() => {
@@ -208,9 +211,9 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
             match e.loc {
                 Some(loc) => {
                     let file = module.files.get(loc.file.index()).map(String::as_str).unwrap_or("<device code>");
-                    eprintln!("{file}:{}:{}: error: {}", loc.line, loc.col, e.message);
+                    crate::diagnostics::emit(&format!("{file}:{}:{}: error: {}\n", loc.line, loc.col, e.message));
                 }
-                None => eprintln!("{}: error: {}", input.display(), e.message),
+                None => crate::diagnostics::emit(&format!("{}: error: {}\n", input.display(), e.message)),
             }
         }
         String::new()

@@ -7,6 +7,8 @@
 //! DIR/lib64/libcudart_static.a      the runtime as ONE object (linked whole or not at all)
 //! DIR/lib64/libcudart.so.13.0.0     the same object as a shared library (soname libcudart.so.13)
 //! DIR/lib64/libcudart.so.13, libcudart.so   symlinks, as CUDA ships them
+//! DIR/lib64/libcuda.so.1, libcuda.so the same object as the driver API's library
+//! DIR/lib64/libnvrtc.so.13.0.0        NVRTC (the cuprite-nvrtc crate), with .so.13 and .so links
 //! DIR/lib64/libcudadevrt.a          empty: there is no device runtime to link yet
 //! DIR/nvvm/libdevice/               empty: CMake requires it to accept the toolkit root
 //! DIR/version.json                  CUDA's version file format
@@ -83,7 +85,9 @@ fn install_headers(prefix: &Prefix) -> Result<(), String> {
     Ok(())
 }
 
-fn install_libraries(prefix: &Prefix) -> Result<(), String> {
+/// The runtime (static, `libcudart.so`, `libcuda.so`) and NVRTC into `DIR/lib64` (also used
+/// by tests that need the shared libraries without a whole prefix).
+pub fn install_libraries(prefix: &Prefix) -> Result<(), String> {
     let runtime = support_files::runtime_lib()?;
     let tools = Toolchain::new(None, false, false);
     let work = tempfile::Builder::new().prefix("cuprite-install-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
@@ -113,6 +117,30 @@ fn install_libraries(prefix: &Prefix) -> Result<(), String> {
     )?;
     symlink(&real, &lib64.join(&soname))?;
     symlink(&soname, &lib64.join("libcudart.so"))?;
+
+    // The driver API: the same runtime object under the driver's name (libcuda.so.1), so
+    // that whichever of the two a process loads first, it has one runtime (DESIGN.md §4).
+    let driver = lib64.join("libcuda.so.1");
+    remove_if_present(&driver)?;
+    tools.run(
+        &tools.cc,
+        &["-shared".into(), "-Wl,-soname,libcuda.so.1".into(), "-o".into(), s(&driver), s(&object), "-lpthread".into(), "-ldl".into(), "-lm".into(), "-lrt".into()],
+    )?;
+    symlink("libcuda.so.1", &lib64.join("libcuda.so"))?;
+
+    // NVRTC: Cuprite's compiler as a library (the cuprite-nvrtc crate, built beside the
+    // driver). A driver built alone has none: the prefix then has no libnvrtc.
+    match support_files::nvrtc_lib() {
+        Ok(nvrtc) => {
+            let real = format!("libnvrtc.so.{}", toolkit::cuda_version());
+            let dest = lib64.join(&real);
+            remove_if_present(&dest)?;
+            std::fs::copy(&nvrtc, &dest).map_err(|e| format!("cannot write {}: {e}", dest.display()))?;
+            symlink(&real, &lib64.join(format!("libnvrtc.so.{}", toolkit::CUDA_MAJOR)))?;
+            symlink(&real, &lib64.join("libnvrtc.so"))?;
+        }
+        Err(why) => eprintln!("cuprite install: no libnvrtc in the prefix: {why}"),
+    }
 
     // The device runtime (dynamic parallelism, device-side launches) does not exist yet:
     // an empty archive, so that `-lcudadevrt` (CMake adds it to every link) links.

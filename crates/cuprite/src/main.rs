@@ -5,26 +5,13 @@
 //! `cuprite install --prefix DIR` writes a CUDA-toolkit-shaped directory whose `bin/nvcc`
 //! is this binary (under that name it is nvcc only: no subcommands).
 
-mod cli;
-mod device_pass;
-mod host_rewrite;
-mod ice;
-mod install;
-mod pipeline;
-mod rdc;
-mod resources;
-mod support_files;
-mod toolchain;
-mod toolkit;
+use cuprite::{cli, ice, install, pipeline, support_files, toolchain, toolkit};
 
 use clap::Parser;
 use cli::Options;
 use pipeline::{Build, InputKind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// nvcc 13's default target (compute capability 7.5).
-pub const DEFAULT_ARCH: u32 = 75;
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
@@ -163,6 +150,9 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         opt_level,
     };
 
+    if let Some(ext) = opts.module_output {
+        return write_module_images(&build, ext).map(|_| ExitCode::SUCCESS);
+    }
     let mut objects = Vec::new();
     for (i, input) in opts.inputs.iter().enumerate() {
         let kind = pipeline::input_kind(input, opts.language.as_deref())?;
@@ -233,6 +223,34 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         return run_program(&output, &args);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `-ptx`, `-cubin`, `-fatbin`: each `.cu` input's device code as a Cuprite module image
+/// (`module_image`), into `-o` or the input's stem with the format's extension.
+fn write_module_images(build: &Build, ext: &str) -> Result<(), String> {
+    let opts = build.opts;
+    if opts.output.is_some() && opts.inputs.len() > 1 {
+        return Err("A single input file is required for a non-link phase when an outputfile is specified".into());
+    }
+    for input in &opts.inputs {
+        if pipeline::input_kind(input, opts.language.as_deref())? != InputKind::Cuda {
+            return Err(format!("-{ext}: '{}' is not a CUDA source file", input.display()));
+        }
+        if !input.exists() {
+            return Err(format!("Could not open input file '{}'", input.display()));
+        }
+        ice::set_context(input, "compiling");
+        let out = match &opts.output {
+            Some(o) => o.clone(),
+            None => {
+                let name = PathBuf::from(input.file_stem().unwrap_or_default()).with_extension(ext);
+                opts.output_dir.as_ref().map_or(name.clone(), |d| d.join(&name))
+            }
+        };
+        let compiled = cuprite::module_image::compile(build, input, &[])?;
+        std::fs::write(&out, compiled.image.encode()).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    }
+    Ok(())
 }
 
 /// Runs the built program with the user's arguments; its output and exit code are ours.

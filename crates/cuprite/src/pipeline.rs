@@ -104,7 +104,7 @@ impl<'a> Build<'a> {
         f
     }
 
-    fn host_compile_flags(&self) -> Vec<String> {
+    pub fn host_compile_flags(&self) -> Vec<String> {
         let mut f = vec![format!("-O{}", self.opt_level)];
         if self.opts.debug {
             f.push("-g".into());
@@ -122,8 +122,21 @@ impl<'a> Build<'a> {
         f
     }
 
+    /// The device view of a `.cu` file for the preprocessor (`-E` included).
+    pub fn device_view_flags(&self, input: &Path) -> Vec<String> {
+        let mut dflags = vec!["-E".to_string(), "-x".into(), "c++".into()];
+        dflags.extend(self.cuda_macros());
+        dflags.push(format!("-D__CUDA_ARCH__={}", self.arch * 10));
+        dflags.push("-D__CUPRITE_DEVICE_PASS__".into());
+        dflags.extend(self.common_cpp_flags());
+        dflags.extend(["-include".into(), "cuda_runtime.h".into()]);
+        dflags.extend(self.pre_includes());
+        dflags.push(input.display().to_string());
+        dflags
+    }
+
     /// The host view of a `.cu` file for the preprocessor (after `-E`, `-M`, …).
-    fn host_view_flags(&self, input: &Path) -> Vec<String> {
+    pub fn host_view_flags(&self, input: &Path) -> Vec<String> {
         let mut f = vec!["-x".to_string(), "c++".into()];
         f.extend(self.cuda_macros());
         f.push("-D__CUPRITE_HOST_PASS__".into());
@@ -183,14 +196,7 @@ impl<'a> Build<'a> {
         let work = |ext: &str| self.work.join(format!("{stem}.{ext}"));
 
         // Device view.
-        let mut dflags = vec!["-E".to_string(), "-x".into(), "c++".into()];
-        dflags.extend(self.cuda_macros());
-        dflags.push(format!("-D__CUDA_ARCH__={}", self.arch * 10));
-        dflags.push("-D__CUPRITE_DEVICE_PASS__".into());
-        dflags.extend(self.common_cpp_flags());
-        dflags.extend(["-include".into(), "cuda_runtime.h".into()]);
-        dflags.extend(self.pre_includes());
-        dflags.push(input.display().to_string());
+        let dflags = self.device_view_flags(input);
         let device_ii = work("cudafe.device.ii");
         self.tools.run_to_file(&self.tools.cxx, &dflags, &device_ii)?;
 
@@ -391,6 +397,13 @@ impl<'a> Build<'a> {
             flags.push(format!("-L{}", p.lib64().display()));
         }
         for l in &self.opts.libs {
+            // Outside a toolkit prefix, `-lnvrtc` is Cuprite's NVRTC, built beside the driver.
+            if l == "nvrtc" && self.prefix.is_none() {
+                let lib = support_files::nvrtc_lib()?;
+                flags.push(lib.display().to_string());
+                flags.push(format!("-Wl,-rpath,{}", lib.parent().unwrap_or(Path::new(".")).display()));
+                continue;
+            }
             flags.push(format!("-l{l}"));
         }
         // A prefix's lib64 has the runtime under CUDA's names; elsewhere `-lcudart` and

@@ -38,19 +38,19 @@ pub fn check_limits(module: &Module, kernels: &[KernelResources], input: &str) -
     let mut failed = false;
     for k in kernels {
         if k.static_shared_bytes > MAX_STATIC_SHARED {
-            eprintln!(
-                "{}: error: entry function '{}' uses too much shared data ({:#x} bytes, {:#x} max)",
+            crate::diagnostics::emit(&format!(
+                "{}: error: entry function '{}' uses too much shared data ({:#x} bytes, {:#x} max)\n",
                 location(module, k, input),
                 k.symbol,
                 k.static_shared_bytes,
                 MAX_STATIC_SHARED
-            );
+            ));
             failed = true;
         }
     }
     let constant = total_bytes(module, AddressSpace::Constant);
     if constant > MAX_CONSTANT {
-        eprintln!("{input}: error: file uses too much global constant data ({constant:#x} bytes, {MAX_CONSTANT:#x} max)");
+        crate::diagnostics::emit(&format!("{input}: error: file uses too much global constant data ({constant:#x} bytes, {MAX_CONSTANT:#x} max)\n"));
         failed = true;
     }
     if failed {

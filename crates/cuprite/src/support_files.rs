@@ -76,3 +76,17 @@ pub fn runtime_lib() -> Result<PathBuf, String> {
         format!("cannot find Cuprite's runtime library (libcuprite_rt.a) next to {}; build it with `cargo build --release` or set CUPRITE_RUNTIME_LIB", exe.display())
     })
 }
+
+/// Cuprite's NVRTC (`libcuprite_nvrtc.so`, the `cuprite-nvrtc` crate): `$CUPRITE_NVRTC_LIB`,
+/// else next to the driver (where Cargo builds it), for `-lnvrtc` outside a toolkit prefix.
+pub fn nvrtc_lib() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("CUPRITE_NVRTC_LIB") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate the cuprite binary: {e}"))?;
+    let dir = exe.parent().unwrap_or(Path::new("."));
+    [dir.join("libcuprite_nvrtc.so"), dir.join("../libcuprite_nvrtc.so")]
+        .into_iter()
+        .find(|p| p.exists())
+        .ok_or_else(|| format!("cannot find Cuprite's NVRTC (libcuprite_nvrtc.so) next to {}; build it with `cargo build --release` or set CUPRITE_NVRTC_LIB", exe.display()))
+}

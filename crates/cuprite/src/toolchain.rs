@@ -36,11 +36,16 @@ impl Toolchain {
         if self.dryrun {
             return Ok(Vec::new());
         }
+        // While run-time compilation captures diagnostics, the tool's go with them.
+        let capturing = crate::diagnostics::capturing();
         let out = Command::new(program)
             .args(args)
-            .stderr(std::process::Stdio::inherit())
+            .stderr(if capturing { std::process::Stdio::piped() } else { std::process::Stdio::inherit() })
             .output()
             .map_err(|e| format!("cannot run `{program}`: {e}"))?;
+        if capturing {
+            crate::diagnostics::emit(&String::from_utf8_lossy(&out.stderr));
+        }
         if !out.status.success() {
             return Err(String::new()); // the tool has already said why
         }

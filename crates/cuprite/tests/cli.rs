@@ -73,11 +73,16 @@ fn language_cxx_builds_a_program() {
 }
 
 #[test]
-fn refused_outputs_say_why_and_fail() {
+fn module_outputs_and_refused_outputs() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "a.cu", KERNEL);
-    for flag in ["-ptx", "-cubin", "-fatbin"] {
-        fails_with(cuprite().current_dir(dir.path()).args([flag, "a.cu"]), &[flag, "Cuprite generates CPU code"]);
+    fails_with(cuprite().current_dir(dir.path()).args(["-cuda", "a.cu"]), &["-cuda", "Cuprite generates CPU code"]);
+    // -ptx, -cubin and -fatbin write a Cuprite module image (what cuModuleLoad* loads),
+    // named after the input by default, as nvcc names its outputs.
+    for (flag, ext) in [("-ptx", "ptx"), ("-cubin", "cubin"), ("-fatbin", "fatbin")] {
+        ok(cuprite().current_dir(dir.path()).args([flag, "a.cu"]));
+        let image = std::fs::read_to_string(dir.path().join(format!("a.{ext}"))).unwrap();
+        assert!(image.starts_with("//CUPRITE-MODULE-IMAGE 1\n"), "{flag}: {}", &image[..image.len().min(60)]);
     }
     fails_with(cuprite().current_dir(dir.path()).args(["-r", "a.cu"]), &["-r:", "not supported yet"]);
 }

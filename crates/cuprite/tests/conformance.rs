@@ -68,7 +68,9 @@ fn discover(dir: &Path) -> Vec<Program> {
     entries.sort();
     for p in entries {
         let fname = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_file() && fname.ends_with(".cu") {
+        // `NAME.module.cu` is device code a program's `.prebuild` step compiles (-fatbin,
+        // -ptx, ...) and the program loads at run time, not a program of its own.
+        if p.is_file() && fname.ends_with(".cu") && !fname.ends_with(".module.cu") {
             progs.push(Program {
                 name: fname.trim_end_matches(".cu").to_string(),
                 sources: vec![fname],
@@ -258,11 +260,32 @@ fn check_program(
         None => return Verdict::Fail(format!("  no readable {}.exitcode\n", p.name)),
     };
 
+    // A program may need build steps of its own first (`NAME.prebuild`: one nvcc command
+    // line per line, `$BIN` standing for the directory the program is built into), and
+    // flags on its build line (`NAME.flags`, e.g. `-lcuda -lnvrtc`).
+    let prebuild = fs::read_to_string(suite.join(format!("{}.prebuild", p.name))).unwrap_or_default();
+    for line in prebuild.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let words: Vec<String> = line.split_whitespace().map(|w| w.replace("$BIN", &bin_dir.display().to_string())).collect();
+        let mut cmd = Command::new(cuprite);
+        cmd.current_dir(suite).args(&words[1..]);
+        match run_limited(cmd, run_limit * 5) {
+            Ok(o) if o.status.is_some_and(|s| s.success()) => {}
+            Ok(o) => return Verdict::Fail(format!("  prebuild step failed: {line}\n{}", tail(&o.stderr, 25))),
+            Err(e) => return Verdict::Fail(format!("  could not start {}: {e}\n", cuprite.display())),
+        }
+    }
+    let flags: Vec<String> = fs::read_to_string(suite.join(format!("{}.flags", p.name)))
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+
     // Build.
     let exe = bin_dir.join(&p.name);
     let mut cmd = Command::new(cuprite);
-    // The flags the expected output was captured with (tools/nvcc-capture.sh).
-    cmd.current_dir(suite).arg(CAPTURE_ARCH).arg("-o").arg(&exe).args(&p.sources);
+    // The flags the expected output was captured with (tools/nvcc-capture.sh), then
+    // the program's own NAME.flags.
+    cmd.current_dir(suite).arg(CAPTURE_ARCH).arg("-o").arg(&exe).args(&p.sources).args(&flags);
     let build = match run_limited(cmd, run_limit * 5) {
         Ok(o) => o,
         Err(e) => return Verdict::Fail(format!("  could not start {}: {e}\n", cuprite.display())),

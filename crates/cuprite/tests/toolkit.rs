@@ -54,7 +54,7 @@ const VECADD_OK: &str = "vecadd: error 0, 0 wrong, c[4095] = 12285\n";
 #[test]
 fn prefix_has_cudas_layout() {
     let p = prefix();
-    for f in ["bin/nvcc", "include/cuda_runtime.h", "include/cuda.h", "lib64/libcudart_static.a", "lib64/libcudadevrt.a", "lib64/libcudart.so.13.0.0", "version.json"] {
+    for f in ["bin/nvcc", "include/cuda_runtime.h", "include/cuda.h", "lib64/libcudart_static.a", "lib64/libcudadevrt.a", "lib64/libcudart.so.13.0.0", "lib64/libcuda.so.1", "lib64/libcuda.so", "include/nvrtc.h", "version.json"] {
         assert!(p.join(f).is_file(), "missing {f}");
     }
     assert_eq!(std::fs::read_link(p.join("lib64/libcudart.so")).unwrap(), Path::new("libcudart.so.13"));
@@ -108,6 +108,25 @@ fn gxx_links_nvcc_objects_with_libcudart() {
     run_ok(Command::new("g++").current_dir(&src).args(["main.cpp", "kernels.o", "-o", "static_app"]).arg("-L").arg(&lib64).args(["-lcudart_static", "-ldl", "-lpthread", "-lrt"]));
     let out = run_ok(&mut Command::new(src.join("static_app")));
     assert_eq!(text(&out.stdout), VECADD_OK);
+}
+
+/// The driver API as cuda-samples' driver programs use it: a kernel file compiled with
+/// `nvcc -fatbin`, host code linked by g++ with `-lcuda` (alone, and beside the static
+/// runtime: one runtime either way), the module loaded from the file.
+#[test]
+fn gxx_links_driver_api_programs_with_libcuda() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = copy_project("driver", dir.path());
+    run_ok(nvcc().current_dir(&src).args(["-arch=sm_90", "-fatbin", "kernels.cu", "-o", "kernels.fatbin"]));
+    let lib64 = prefix().join("lib64");
+    let include = prefix().join("include");
+    const OK: &str = "driver: c[999] = 2997, counter 384 (4 bytes)\n";
+    run_ok(Command::new("g++").current_dir(&src).args(["main.cpp", "-o", "drv_app", "-I"]).arg(&include).arg("-L").arg(&lib64).arg("-lcuda"));
+    let out = run_ok(Command::new(src.join("drv_app")).current_dir(&src).env("LD_LIBRARY_PATH", &lib64));
+    assert_eq!(text(&out.stdout), OK);
+    run_ok(Command::new("g++").current_dir(&src).args(["main.cpp", "-o", "drv_static_app", "-I"]).arg(&include).arg("-L").arg(&lib64).args(["-lcuda", "-lcudart_static", "-ldl", "-lpthread", "-lrt"]));
+    let out = run_ok(Command::new(src.join("drv_static_app")).current_dir(&src).env("LD_LIBRARY_PATH", &lib64));
+    assert_eq!(text(&out.stdout), OK);
 }
 
 #[test]

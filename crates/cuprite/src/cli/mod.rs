@@ -30,7 +30,9 @@ pub const DEFAULT_TEMPLATE_DEPTH: u32 = 900;
 
 /// Libraries that name CUDA's runtime: Cuprite links its own, as `-cudart` says (from a
 /// toolkit prefix, the names are also passed on, since its `lib64` has them).
-const RUNTIME_LIBS: &[&str] = &["cudart", "cudart_static", "cudadevrt"];
+/// Libraries that name parts of Cuprite's runtime: outside a toolkit prefix they are
+/// linked as `-cudart` says (`cuda`, the driver API, is part of the runtime).
+const RUNTIME_LIBS: &[&str] = &["cudart", "cudart_static", "cudadevrt", "cuda"];
 
 /// The CUDA runtime a link uses (`-cudart`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -57,6 +59,9 @@ pub struct Options {
     pub libs: Vec<String>,
     /// `-lcudart`, `-lcudart_static`, `-lcudadevrt`: kept apart from [`Options::libs`].
     pub runtime_libs: Vec<String>,
+    /// `-ptx`, `-cubin`, `-fatbin`: write each `.cu` file's device code as a module image
+    /// with this extension.
+    pub module_output: Option<&'static str>,
     pub opt: Option<String>,
     pub debug: bool,
     pub profile: bool,
@@ -183,6 +188,9 @@ impl Options {
             "generate-dependency-targets" => self.deps_phony = true,
             "dependency-target-name" => self.deps_target = Some(value()),
             "compile" => self.compile_only = true,
+            "ptx" => self.module_output = Some("ptx"),
+            "cubin" => self.module_output = Some("cubin"),
+            "fatbin" => self.module_output = Some("fatbin"),
             "device-c" => self.dc = true,
             "device-w" => (self.compile_only, self.rdc) = (true, Some("false".into())),
             "device-link" => self.dlink = true,

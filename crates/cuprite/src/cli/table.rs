@@ -57,9 +57,9 @@ const RDC: &str = "this form of separate compilation is not supported yet; use -
 pub const OPTIONS: &[Opt] = &[
     // What to do.
     o("cuda", "cuda", F, R(NOT_GPU_CODE), "Write the host code that a .cu file becomes (.cu.cpp.ii)."),
-    o("cubin", "cubin", F, R(NOT_GPU_CODE), "Compile device code to a cubin file."),
-    o("fatbin", "fatbin", F, R(NOT_GPU_CODE), "Compile device code to a fatbinary file."),
-    o("ptx", "ptx", F, R(NOT_GPU_CODE), "Compile device code to PTX."),
+    o("cubin", "cubin", F, U, "Compile device code to a Cuprite module image (what cuModuleLoad* loads) in a .cubin file."),
+    o("fatbin", "fatbin", F, U, "Compile device code to a Cuprite module image (what cuModuleLoad* loads) in a .fatbin file."),
+    o("ptx", "ptx", F, U, "Compile device code to a Cuprite module image (text, what cuModuleLoad* loads) in a .ptx file."),
     o("optix-ir", "optix-ir", F, R(NOT_GPU_CODE), "Compile device code to OptiX IR."),
     o("ltoir", "ltoir", F, R(NOT_GPU_CODE), "Compile device code to LTO IR."),
     o("preprocess", "E", F, U, "Preprocess each input (its host view) to stdout or to -o."),

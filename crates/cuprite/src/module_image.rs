@@ -1,0 +1,142 @@
+//! Device code as a module image (`cuprite_image`): what `-ptx`, `-cubin`, `-fatbin` and
+//! NVRTC produce, and `cuModuleLoad*` loads.
+//!
+//! A `.cu` file's device view is checked and lowered as for `-c`, without a host object:
+//! its (non-template) kernels are all kept, and kernel template specializations are the
+//! ones that NVRTC's name expressions name. Their mangled names come from the host
+//! compiler, as for a whole program: the host view, rewritten, gets one pointer per name
+//! expression (`(void *)&EXPR`), and the symbols those pointers refer to in the
+//! assembly are the specializations' stubs (`device_pass::kernel_instances`). Kernels
+//! and device variables are found in a loaded module by these lowered names, so the
+//! generated C defines one symbol per kernel and variable under that name (the keys the
+//! runtime registers them by).
+
+use crate::device_pass;
+use crate::pipeline::Build;
+use cuprite_image::Image;
+use cuprite_ir::{FunctionKind, Init, Module};
+use std::path::Path;
+
+/// A compiled module: the image and, per name expression, its lowered name.
+pub struct Compiled {
+    pub image: Image,
+    pub lowered: Vec<String>,
+}
+
+/// Compiles the device code of `input` into a module image.
+pub fn compile(build: &Build, input: &Path, name_expressions: &[String]) -> Result<Compiled, String> {
+    let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
+    let work = |ext: &str| build.work.join(format!("{stem}.{ext}"));
+    let device_ii = work("module.device.ii");
+    build.tools.run_to_file(&build.tools.cxx, &build.device_view_flags(input), &device_ii)?;
+    let text = read(&device_ii)?;
+    let dc = device_pass::check(&text, build.arch, build.opts)?;
+    let lowered = if name_expressions.is_empty() { Vec::new() } else { lower_names(build, input, name_expressions)? };
+    let module = device_pass::lower_for_symbols(dc, &lowered)?;
+    refuse_managed(&module, input)?;
+    let mut c_source = device_pass::emit(&module, input, build.arch, build.opts)?;
+    c_source.push_str(&symbol_definitions(&module));
+    let opt = if build.opts.device_debug { 0 } else { build.opt_level.max(2) };
+    let mut c_flags = cuprite_cpu::c_compiler_flags(opt);
+    if build.opts.device_debug || build.opts.debug {
+        c_flags.push("-g".into());
+    }
+    let ir = bincode::serialize(&module).map_err(|e| format!("internal error: cannot encode device code: {e}"))?;
+    let image = Image { origin: input.display().to_string(), arch: build.arch, c_source, c_flags, ir };
+    Ok(Compiled { image, lowered })
+}
+
+/// The symbols the host compiler gives each name expression (a kernel's stub, or a
+/// device variable's shadow), in order.
+fn lower_names(build: &Build, input: &Path, exprs: &[String]) -> Result<Vec<String>, String> {
+    let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
+    let mut flags = vec!["-E".to_string()];
+    flags.extend(build.host_view_flags(input));
+    let host_text = String::from_utf8_lossy(&build.tools.run(&build.tools.cxx, &flags)?).into_owned();
+    let (mut rewritten, info) = crate::host_rewrite::rewrite(&host_text);
+    if let Some(m) = info.misuse.first() {
+        return Err(m.message.clone());
+    }
+    for (i, e) in exprs.iter().enumerate() {
+        let e = e.trim();
+        let addr = if e.starts_with('&') { e.to_string() } else { format!("&{e}") };
+        rewritten.push_str(&format!("\n# 1 \"name expression {i}\"\nextern \"C\" {{ __attribute__((used)) void *__cuprite_name_expr_{i} = (void *)({addr}); }}\n"));
+    }
+    let cpp = build.work.join(format!("{stem}.names.ii"));
+    let asm = build.work.join(format!("{stem}.names.s"));
+    std::fs::write(&cpp, rewritten).map_err(|e| format!("cannot write {}: {e}", cpp.display()))?;
+    let mut cflags = vec!["-S".to_string(), "-O0".into(), "-w".into(), "-x".into(), "c++-cpp-output".into(), build.opts.std_flag()];
+    cflags.extend([cpp.display().to_string(), "-o".into(), asm.display().to_string()]);
+    build.tools.run(&build.tools.cxx, &cflags)?;
+    let asm = read(&asm)?;
+    exprs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| pointee(&asm, &format!("__cuprite_name_expr_{i}")).ok_or_else(|| format!("name expression '{e}' does not name a __global__ function or __device__ variable")))
+        .collect()
+}
+
+/// The symbol a pointer variable is initialised with, in g++'s assembly
+/// (`name:` followed by `.quad symbol`).
+fn pointee(asm: &str, name: &str) -> Option<String> {
+    let label = format!("{name}:");
+    let mut lines = asm.lines().skip_while(|l| l.trim() != label);
+    lines.next()?;
+    let quad = lines.find(|l| !l.trim().is_empty())?.trim();
+    let sym = quad.strip_prefix(".quad")?.trim();
+    Some(sym.split('+').next()?.trim().trim_matches('"').to_string())
+}
+
+/// A `__managed__` variable's cell (`{cell + 16, …}`, see `cuprite_abi.h`) needs the
+/// host shadow a program has; a module has none.
+fn refuse_managed(module: &Module, input: &Path) -> Result<(), String> {
+    for (i, g) in module.globals.iter().enumerate() {
+        if let Some(Init::Aggregate(items)) = &g.init {
+            if matches!(items.first(), Some(Init::GlobalAddr { global, offset: 16 }) if global.index() == i) && items.len() == 2 {
+                return Err(format!("{}: error: __managed__ variable '{}' in a module (-ptx, -cubin, -fatbin, NVRTC) is not supported yet", input.display(), g.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Defines, in the generated C, each kernel's and device variable's lowered name: the
+/// addresses the module's table registers them by and `cuModuleGetFunction`/`GetGlobal`
+/// find them at (with `dlsym`).
+fn symbol_definitions(module: &Module) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for f in &module.functions {
+        if let FunctionKind::Kernel { stub_symbol, .. } = &f.kind {
+            names.push(stub_symbol);
+        }
+    }
+    for g in module.globals.iter().filter(|g| !g.external) {
+        if let Some(s) = &g.host_symbol {
+            names.push(s);
+        }
+    }
+    let mut out = String::from("\n/* the module's symbols: one byte per kernel and device variable, named as lowered */\n");
+    for n in names {
+        out.push_str(&format!(
+            "__asm__(\".pushsection .data.cuprite_module_symbols,\\\"aw\\\"\\n.globl {n}\\n.type {n}, @object\\n.size {n}, 1\\n{n}:\\n.byte 0\\n.popsection\\n\");\n"
+        ));
+    }
+    out
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointee_reads_gxx_assembly() {
+        let asm = "\t.globl\t__cuprite_name_expr_0\n__cuprite_name_expr_0:\n\t.quad\t_Z6kernelIfLi4EEvPT_\n";
+        assert_eq!(pointee(asm, "__cuprite_name_expr_0").as_deref(), Some("_Z6kernelIfLi4EEvPT_"));
+        assert_eq!(pointee(asm, "__cuprite_name_expr_1"), None);
+    }
+}
