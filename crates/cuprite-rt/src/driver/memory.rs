@@ -79,12 +79,12 @@ pub extern "C" fn cuMemFree_v2(d: DPtr) -> CuResult {
 pub extern "C" fn cuMemAllocAsync(dptr: *mut DPtr, size: usize, st: *mut c_void) -> CuResult {
     drv(|| {
         require()?;
-        crate::stream::resolve(st).map_err(super::from_runtime)?;
         if size == 0 {
             return Err(INVALID_VALUE);
         }
+        // The stream-ordered allocator of the runtime: the stream's device pool.
         let mut x = std::ptr::null_mut();
-        rt(m::cudaMalloc(&mut x, size))?;
+        rt(crate::api::mempool::cudaMallocAsync(&mut x, size, st))?;
         out(dptr, x as DPtr)
     })
 }
@@ -93,8 +93,7 @@ pub extern "C" fn cuMemAllocAsync(dptr: *mut DPtr, size: usize, st: *mut c_void)
 pub extern "C" fn cuMemFreeAsync(d: DPtr, st: *mut c_void) -> CuResult {
     drv(|| {
         require()?;
-        crate::stream::resolve(st).map_err(super::from_runtime)?.synchronize();
-        rt(m::cudaFree(p(d)))
+        rt(crate::api::mempool::cudaFreeAsync(p(d), st))
     })
 }
 
