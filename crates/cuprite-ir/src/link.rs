@@ -163,7 +163,9 @@ pub fn link(units: Vec<Unit>) -> Result<Module, Vec<String>> {
 /// wrong for some template instance) are never taken for one.
 fn fn_key(m: &Module, symbol: &str, f: &Function) -> String {
     let params: Vec<String> = f.params.iter().map(|p| ty(m, &f.locals[p.index()].ty)).collect();
-    format!("{symbol}|({})->{}", params.join(","), ty(m, &f.ret))
+    // The name too: it carries a template specialization's arguments, which Cuprite's
+    // symbols leave out (`row<3>` and `row<2>` both take a float).
+    format!("{symbol}|{}|({})->{}", f.name, params.join(","), ty(m, &f.ret))
 }
 
 /// A type spelled with class names instead of unit-local ids.

@@ -472,6 +472,10 @@ pub struct Program {
     /// Kernels made from kernel templates on the host object's request: the symbol of
     /// the stub the host compiler defined for each (instead of a mangled name).
     pub stub_symbols: std::collections::HashMap<FnId, String>,
+    /// Function template specializations: their template arguments as C++ prints them
+    /// (`<3>`, `<float, 16>`), part of their IR name, which tells specializations with
+    /// equal parameter types apart when units are linked (`-rdc`).
+    pub template_args: std::collections::HashMap<FnId, String>,
     /// Functions declared `static`: internal linkage, so other translation units cannot
     /// name them (separable compilation links by symbol).
     pub static_functions: std::collections::HashSet<FnId>,

@@ -121,8 +121,11 @@ impl Checked {
         if diags.iter().any(|d| d.severity == Severity::Error) {
             return Err(diags);
         }
+        // Printed before the program (and its type table) is taken from the checker.
+        let template_args = self.ck.template_args_of_specializations();
         let mut prog = std::mem::take(&mut self.ck.prog);
         prog.stub_symbols = std::mem::take(&mut self.ck.tpl.stub_symbols);
+        prog.template_args = template_args;
         let module = lower::lower(&prog, &self.ck.opts, locate);
         if cfg!(debug_assertions) || std::env::var_os("CUPRITE_VERIFY_IR").is_some() {
             if let Err(errs) = cuprite_ir::verify::verify(&module) {

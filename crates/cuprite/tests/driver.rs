@@ -590,3 +590,30 @@ int main() {
     let out = run_ok(cuprite().arg("run").args(["--default-stream", "per-thread"]).arg(&src));
     assert_eq!(text(&out.stdout), "macro 1\ncudaSuccess\n");
 }
+
+/// Separable compilation keeps function template specializations apart that take the
+/// same parameters (`row<3>`, `row<2>`, …, the unrolled recursion of cuda-samples
+/// convolutionTexture): they were once linked as one function that called itself forever.
+#[test]
+fn separable_compilation_keeps_template_specializations_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = d.join("rows.cu");
+    std::fs::write(
+        &src,
+        "#include <cstdio>\n\
+         template <int i> __device__ float row(float x) { return x * i + row<i - 1>(x); }\n\
+         template <> __device__ float row<-1>(float) { return 0; }\n\
+         __global__ void k(float *o) { o[0] = row<3>(o[1]); }\n\
+         int main() {\n\
+           float *d; cudaMalloc(&d, 8); float h[2] = {0, 2};\n\
+           cudaMemcpy(d, h, 8, cudaMemcpyHostToDevice); k<<<1, 1>>>(d);\n\
+           cudaMemcpy(h, d, 8, cudaMemcpyDeviceToHost);\n\
+           printf(\"%s %g\\n\", cudaGetErrorName(cudaDeviceSynchronize()), h[0]);\n\
+         }\n",
+    )
+    .unwrap();
+    run_ok(cuprite().arg("-rdc=true").arg("-o").arg(d.join("rows")).arg(&src));
+    let out = run_ok(&mut Command::new(d.join("rows")));
+    assert_eq!(text(&out.stdout), "cudaSuccess 12\n");
+}

@@ -473,6 +473,16 @@ impl<'o> Checker<'o> {
         }
     }
 
+    /// Every function template specialization made so far, with its template arguments
+    /// as C++ prints them (`<3>`).
+    pub(crate) fn template_args_of_specializations(&self) -> HashMap<FnId, String> {
+        self.tpl
+            .fn_ctx
+            .iter()
+            .filter_map(|(f, inst)| inst.templ.as_ref().map(|(_, args)| (*f, format!("<{}>", self.show_targs(args)))))
+            .collect()
+    }
+
     pub(crate) fn show_targs(&self, args: &[TArg]) -> String {
         args.iter().map(|a| self.show_targ(a)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ")
     }

@@ -82,6 +82,9 @@ pub(super) fn declare_function(m: &mut ModLower, id: FnId) -> ir::Function {
         name.push_str("::");
     }
     name.push_str(&hf.name);
+    if let Some(targs) = m.prog.template_args.get(&id) {
+        name.push_str(targs);
+    }
     let locals: Vec<ir::Local> =
         hf.sig.params.iter().enumerate().map(|(i, p)| ir::Local { name: format!("p{i}"), ty: m.ty(&p.ty), align: None }).collect();
     ir::Function {
@@ -118,6 +121,9 @@ pub(super) fn lower_function(m: &mut ModLower, id: FnId) -> ir::Function {
         name.push_str("::");
     }
     name.push_str(&hf.name);
+    if let Some(targs) = m.prog.template_args.get(&id) {
+        name.push_str(targs);
+    }
     let ret = m.ty(&hf.sig.ret.ty);
     let loc = m.loc(hf.span);
     let mut locals = Vec::new();
