@@ -1,0 +1,251 @@
+//! Barrier-region fission along block-uniform control flow.
+//!
+//! A kernel with barriers whose barriers all sit on block-uniform control flow (see
+//! `uniformity.rs`) runs as ordinary scalar C for that uniform control flow — loops around
+//! barriers, their counters, `n`, the matrix pointers — with a loop over the block's
+//! threads (*thread loop*, innermost) for each stretch of per-thread work between two
+//! uniform control-flow points. The plan cuts the uniform blocks into *units*: chains of
+//! uniform blocks that one thread loop runs, each with the varying code under it
+//! (divergent `if`s and loops, as labelled C inside the thread loop).
+//!
+//! In a unit, the uniform instructions of all its blocks run first, once per block (they
+//! change nothing but uniform locals and cannot fault), then the thread loop runs the
+//! rest. That reordering is sound because varying code reads uniform locals only through
+//! values the uniform code already loaded, except in divergent blocks, which read the
+//! local itself: a block whose uniform code stores a local that divergent code earlier in
+//! the chain reads starts a new unit. Threads may run a unit's work in any order, as
+//! CUDA allows between barriers; warp-synchronous kernels (lock-step points, warp
+//! collectives) never come here.
+//!
+//! Varying locals live across units are kept in per-thread arrays (*slots*); the others
+//! are C locals of the thread loop's body, in registers.
+//!
+//! When the plan does not apply (a barrier under divergent control flow, a return before
+//! a barrier, warp collectives, `-G`), `plan` says why and the kernel keeps the general
+//! form (`emit.rs`: a goto-based region machine inside one thread loop per region).
+
+use crate::uniformity::{self, Uniformity};
+use cuprite_ir::*;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// One uniform block of a unit and the divergent code under it.
+#[derive(Debug)]
+pub struct Step {
+    pub block: BlockId,
+    /// When `block` ends in a divergent branch: the blocks up to its immediate
+    /// post-dominator, and that post-dominator (`None`: the kernel's end).
+    pub region: Vec<BlockId>,
+    pub join: Option<BlockId>,
+}
+
+#[derive(Debug)]
+pub struct Unit {
+    pub steps: Vec<Step>,
+}
+
+impl Unit {
+    pub fn entry(&self) -> BlockId {
+        self.steps[0].block
+    }
+    pub fn last(&self) -> &Step {
+        self.steps.last().expect("a unit has a step")
+    }
+    /// Every block whose varying code runs in this unit's thread loop.
+    pub fn blocks(&self) -> impl Iterator<Item = BlockId> + '_ {
+        self.steps.iter().flat_map(|s| std::iter::once(s.block).chain(s.region.iter().copied()))
+    }
+}
+
+#[derive(Debug)]
+pub struct Plan {
+    pub uni: Uniformity,
+    pub units: Vec<Unit>,
+    /// Varying locals in per-thread arrays.
+    pub slots: BTreeSet<LocalId>,
+    /// Varying locals recomputed where they are read instead of kept (`tx = threadIdx.x`,
+    /// `row = blockIdx.y * 16 + ty`): each is stored once, in the entry block, with a pure
+    /// function of the thread's and block's coordinates, constants, parameters that are
+    /// never assigned, and other such locals. The value is the one stored.
+    pub remat: HashMap<LocalId, ValueId>,
+}
+
+/// The fission plan of a kernel (after inlining), or why it does not apply.
+pub fn plan(f: &Function) -> Result<Plan, String> {
+    if f.blocks.iter().any(|b| matches!(b.term, Terminator::Warp { .. })) {
+        return Err("warp collectives or lock-step points".into());
+    }
+    if !f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. })) {
+        return Err("no barriers".into());
+    }
+    let uni = uniformity::analyse(f);
+    let dom = cuprite_ir::dom::Dominators::new(f);
+    let reachable: Vec<BlockId> = dom.reverse_postorder().collect();
+    let mut preds: Vec<Vec<BlockId>> = vec![Vec::new(); f.blocks.len()];
+    for b in &reachable {
+        for s in f.block(*b).term.successors() {
+            preds[s.index()].push(*b);
+        }
+    }
+    if !uni.block(BlockId(0)) {
+        return Err("the entry block is divergent".into());
+    }
+    for b in &reachable {
+        let term = &f.block(*b).term;
+        if let Terminator::Barrier { result, .. } = term {
+            if !uni.block(*b) {
+                return Err("a barrier under divergent control flow".into());
+            }
+            if result.is_some_and(|l| !uni.local(l)) {
+                return Err("a barrier's result is stored into a varying local".into());
+            }
+        }
+        if uni.block(*b) && !uni.divergent_term(f, *b) && term.successors().iter().any(|s| !uni.block(*s)) {
+            return Err("uniform control flow enters a divergent block".into());
+        }
+    }
+
+    // Units: chains of uniform blocks, in reverse postorder.
+    let mut assigned = vec![false; f.blocks.len()];
+    let mut units = Vec::new();
+    for &b in &reachable {
+        if !uni.block(b) || assigned[b.index()] {
+            continue;
+        }
+        let mut steps: Vec<Step> = Vec::new();
+        let mut members: HashSet<BlockId> = HashSet::new();
+        // Uniform locals that divergent blocks of this unit read directly.
+        let mut read_by_divergent: HashSet<LocalId> = HashSet::new();
+        let mut cur = b;
+        loop {
+            assigned[cur.index()] = true;
+            members.insert(cur);
+            let (region, join) = if uni.divergent_term(f, cur) {
+                let join = uni.ipdom[cur.index()];
+                let region = uniformity::divergent_region(f, cur, join);
+                for r in &region {
+                    if uni.block(*r) {
+                        return Err("a divergent branch reaches uniform code before its join".into());
+                    }
+                    if f.block(*r).term.successors().iter().any(|s| Some(*s) != join && !region.contains(s)) {
+                        return Err("divergent code leaves its region".into());
+                    }
+                    for i in &f.block(*r).insts {
+                        if let InstKind::LoadLocal(l) = i.kind {
+                            if uni.local(l) {
+                                read_by_divergent.insert(l);
+                            }
+                        }
+                    }
+                }
+                if join.is_some_and(|j| !uni.block(j)) {
+                    return Err("a divergent branch joins in divergent code".into());
+                }
+                members.extend(region.iter().copied());
+                (region, join)
+            } else {
+                (Vec::new(), None)
+            };
+            let next = match &f.block(cur).term {
+                Terminator::Jump(t) => Some(*t),
+                _ if uni.divergent_term(f, cur) => join,
+                _ => None,
+            };
+            steps.push(Step { block: cur, region, join });
+            let Some(n) = next else { break };
+            let joins = uni.block(n)
+                && !assigned[n.index()]
+                && n != BlockId(0)
+                && preds[n.index()].iter().all(|p| members.contains(p))
+                && !f.block(n).insts.iter().any(|i| {
+                    matches!(i.kind, InstKind::StoreLocal(l, _) if read_by_divergent.contains(&l))
+                });
+            if !joins {
+                break;
+            }
+            cur = n;
+        }
+        units.push(Unit { steps });
+    }
+
+    // Varying locals live into a unit cross thread loops: per-thread arrays. So do
+    // varying locals whose address is taken (a pointer may outlive the thread loop).
+    let (live_in, addr_taken) = crate::simt::local_liveness(f);
+    let remat = rematerialisable(f, &uni, &preds, &addr_taken);
+    let mut slots = BTreeSet::new();
+    for u in &units {
+        for l in &live_in[u.entry().index()] {
+            if !uni.local(*l) && !remat.contains_key(l) {
+                slots.insert(*l);
+            }
+        }
+    }
+    slots.extend(addr_taken.iter().copied());
+    Ok(Plan { uni, units, slots, remat })
+}
+
+/// The locals of `Plan::remat`.
+fn rematerialisable(f: &Function, uni: &Uniformity, preds: &[Vec<BlockId>], addr_taken: &HashSet<LocalId>) -> HashMap<LocalId, ValueId> {
+    let mut remat = HashMap::new();
+    if f.blocks.is_empty() || !preds[0].is_empty() {
+        return remat;
+    }
+    let mut stores: HashMap<LocalId, usize> = HashMap::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            if let InstKind::StoreLocal(l, _) = i.kind {
+                *stores.entry(l).or_default() += 1;
+            }
+        }
+    }
+    let invariant_param = |l: LocalId| f.params.contains(&l) && !stores.contains_key(&l) && !addr_taken.contains(&l);
+    let entry = &f.blocks[0];
+    let defs: HashMap<ValueId, &Inst> = entry.insts.iter().filter_map(|i| i.result.map(|r| (r, i))).collect();
+    // Whether a value of the entry block is a pure function of what is invariant, with at
+    // most `budget` instructions (so that recomputing it stays cheap).
+    fn pure(v: ValueId, defs: &HashMap<ValueId, &Inst>, ok_local: &dyn Fn(LocalId) -> bool, budget: &mut u32) -> bool {
+        let Some(inst) = defs.get(&v) else { return false };
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let operands: Vec<ValueId> = match &inst.kind {
+            InstKind::Const(_) | InstKind::Special(_) | InstKind::GlobalAddr(_) => vec![],
+            InstKind::LoadLocal(l) => return ok_local(*l),
+            InstKind::Unary(_, a) | InstKind::Cast(a) => vec![*a],
+            InstKind::Binary(_, a, b) => vec![*a, *b],
+            InstKind::Select(c, a, b) => vec![*c, *a, *b],
+            InstKind::PtrAdd { base, index } => vec![*base, *index],
+            InstKind::FieldAddr { base, .. } => vec![*base],
+            _ => return false,
+        };
+        operands.into_iter().all(|o| pure(o, defs, ok_local, budget))
+    }
+    // Uniform locals stored once, in the entry block: scalars that never change after.
+    let mut set_once: HashSet<LocalId> = HashSet::new();
+    for i in &entry.insts {
+        match i.kind {
+            InstKind::LoadLocal(l) if !remat.contains_key(&l) => {
+                // Read before its store in the entry block: not a single definition.
+                remat.insert(l, ValueId(u32::MAX));
+            }
+            InstKind::StoreLocal(l, v) => {
+                let candidate = !uni.local(l)
+                    && stores.get(&l) == Some(&1)
+                    && !addr_taken.contains(&l)
+                    && !f.params.contains(&l)
+                    && !remat.contains_key(&l);
+                let ok_local = |x: LocalId| {
+                    invariant_param(x) || set_once.contains(&x) || remat.get(&x).is_some_and(|v| v.0 != u32::MAX)
+                };
+                let accepted = candidate && pure(v, &defs, &ok_local, &mut 24);
+                if uni.local(l) && stores.get(&l) == Some(&1) && !remat.contains_key(&l) {
+                    set_once.insert(l);
+                }
+                remat.insert(l, if accepted { v } else { ValueId(u32::MAX) });
+            }
+            _ => {}
+        }
+    }
+    remat.retain(|_, v| v.0 != u32::MAX);
+    remat
+}
