@@ -645,11 +645,14 @@ impl<'m> ModCx<'m> {
         // in the prelude): each thread has a resume point in a `__cu_wslot`. Kernels with
         // barriers only keep the direct region-to-region jumps below.
         let warp = regions.has_warp;
-        if !self.opts.line_directives {
-            if let Ok(plan) = crate::fission::plan(&f) {
-                return self.emit_kernel_fissioned(kid, &f, &regions, &plan, items);
+        let general_why = if self.opts.line_directives {
+            "-G".to_string()
+        } else {
+            match crate::fission::plan(&f) {
+                Ok(plan) => return self.emit_kernel_fissioned(kid, &f, &regions, &plan, items),
+                Err(why) => why,
             }
-        }
+        };
 
         let (shared_off, static_shared) = self.shared_layout(&f);
 
@@ -839,7 +842,7 @@ impl<'m> ModCx<'m> {
                 };
                 tb.push(lv[res.index()].clone().assign(e).stmt());
             }
-            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions, ret_goto: None };
+            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions, ret_goto: None, plain_atomics: None };
             let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("{ver}r{r}_") } else { ver.to_string() }, ver: ver.to_string(), labels: HashMap::new(), subst: HashMap::new() };
             for b in &reg.blocks {
                 cx.emit_block(*b, &mut tb, &mut errs);
@@ -935,7 +938,7 @@ impl<'m> ModCx<'m> {
             body: blk,
         });
         self.errors.extend(errs);
-        let mut comment = format!("kernel `{}`: {} region(s)", f.name, regions.regions.len());
+        let mut comment = format!("kernel `{}`: {} region(s), general form ({general_why})", f.name, regions.regions.len());
         if !regions.slot_locals.is_empty() {
             let names: Vec<String> = regions.slot_locals.iter().map(|l| f.local(*l).name.clone()).collect();
             comment.push_str(&format!("; kept in per-thread slots across barriers: {}", names.join(", ")));
@@ -1353,6 +1356,9 @@ struct KernelCx<'a> {
     regions: &'a Regions,
     /// Under barrier-region fission (`emit/fission.rs`): where a returning thread goes.
     ret_goto: Option<String>,
+    /// Pointers into shared memory whose atomics may be plain read-modify-writes here
+    /// (see `emit/fission.rs`).
+    plain_atomics: Option<&'a HashSet<ValueId>>,
 }
 
 /// Lowering of one function's blocks (a device function, or one region of a kernel).
@@ -1840,7 +1846,9 @@ impl<'a, 'm> FnCx<'a, 'm> {
                 }
                 let mut ca = vec![self.typed_ptr(args[0], &et, false)];
                 ca.extend(a[1..n].iter().cloned());
-                self.def(out, r, call(&format!("__cu_atomic_{opn}_{s}"), ca));
+                let plain = self.kernel.as_ref().and_then(|k| k.plain_atomics).is_some_and(|p| p.contains(&args[0]));
+                let kind = if plain { "plain" } else { "atomic" };
+                self.def(out, r, call(&format!("__cu_{kind}_{opn}_{s}"), ca));
             }
         }
         Ok(())

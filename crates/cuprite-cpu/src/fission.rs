@@ -32,8 +32,11 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 #[derive(Debug)]
 pub struct Step {
     pub block: BlockId,
-    /// When `block` ends in a divergent branch: the blocks up to its immediate
-    /// post-dominator, and that post-dominator (`None`: the kernel's end).
+    /// Whether the threads part at the end of `block` (a branch on a varying value, or a
+    /// jump into a varying loop): its successors run in the thread loop.
+    pub diverges: bool,
+    /// When it diverges: the blocks up to where the threads meet again (the first uniform
+    /// block that post-dominates `block`), and that block (`None`: the kernel's end).
     pub region: Vec<BlockId>,
     pub join: Option<BlockId>,
 }
@@ -99,8 +102,8 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
                 return Err("a barrier's result is stored into a varying local".into());
             }
         }
-        if uni.block(*b) && !uni.divergent_term(f, *b) && term.successors().iter().any(|s| !uni.block(*s)) {
-            return Err("uniform control flow enters a divergent block".into());
+        if uni.block(*b) && !diverges(f, &uni, *b) && term.successors().iter().any(|s| !uni.block(*s)) {
+            return Err("a barrier is followed by divergent control flow".into());
         }
     }
 
@@ -119,8 +122,13 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
         loop {
             assigned[cur.index()] = true;
             members.insert(cur);
-            let (region, join) = if uni.divergent_term(f, cur) {
-                let join = uni.ipdom[cur.index()];
+            let diverging = diverges(f, &uni, cur);
+            let (region, join) = if diverging {
+                // Threads meet again at the first uniform block that post-dominates.
+                let mut join = uni.ipdom[cur.index()];
+                while let Some(j) = join.filter(|j| !uni.block(*j)) {
+                    join = uni.ipdom[j.index()];
+                }
                 let region = uniformity::divergent_region(f, cur, join);
                 for r in &region {
                     if uni.block(*r) {
@@ -137,20 +145,17 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
                         }
                     }
                 }
-                if join.is_some_and(|j| !uni.block(j)) {
-                    return Err("a divergent branch joins in divergent code".into());
-                }
                 members.extend(region.iter().copied());
                 (region, join)
             } else {
                 (Vec::new(), None)
             };
             let next = match &f.block(cur).term {
+                _ if diverging => join,
                 Terminator::Jump(t) => Some(*t),
-                _ if uni.divergent_term(f, cur) => join,
                 _ => None,
             };
-            steps.push(Step { block: cur, region, join });
+            steps.push(Step { block: cur, diverges: diverging, region, join });
             let Some(n) = next else { break };
             let joins = uni.block(n)
                 && !assigned[n.index()]
@@ -181,6 +186,14 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
     }
     slots.extend(addr_taken.iter().copied());
     Ok(Plan { uni, units, slots, remat })
+}
+
+/// Whether a uniform block's terminator hands control to per-thread code: a branch on a
+/// varying value, or an edge into a divergent block (a loop whose exit is varying).
+fn diverges(f: &Function, uni: &Uniformity, b: BlockId) -> bool {
+    let term = &f.block(b).term;
+    let ordinary = matches!(term, Terminator::Jump(_) | Terminator::Branch { .. } | Terminator::Switch { .. });
+    uni.divergent_term(f, b) || (ordinary && term.successors().iter().any(|s| !uni.block(*s)))
 }
 
 /// The locals of `Plan::remat`.

@@ -582,4 +582,37 @@ __CU_INLINE uint32_t __cu_atomic_dec_u32(uint32_t *p, uint32_t v) {
         memcpy(&cmp, &c, sizeof c); return cmp; }
 __CU_ATOMIC_FLOAT(f32, float, uint32_t)
 __CU_ATOMIC_FLOAT(f64, double, uint64_t)
+/* Shared-memory atomics where one thread at a time runs the statement (a block runs on
+   one worker, and the thread loop holding it is not marked for SIMD): plain
+   read-modify-writes, same results. */
+#define __CU_PLAIN_INT(N, T)                                                            \
+    __CU_INLINE T __cu_plain_add_##N(T *p, T v) { T o = *p; *p = o + v; return o; }     \
+    __CU_INLINE T __cu_plain_sub_##N(T *p, T v) { T o = *p; *p = o - v; return o; }     \
+    __CU_INLINE T __cu_plain_exch_##N(T *p, T v) { T o = *p; *p = v; return o; }        \
+    __CU_INLINE T __cu_plain_and_##N(T *p, T v) { T o = *p; *p = o & v; return o; }     \
+    __CU_INLINE T __cu_plain_or_##N(T *p, T v) { T o = *p; *p = o | v; return o; }      \
+    __CU_INLINE T __cu_plain_xor_##N(T *p, T v) { T o = *p; *p = o ^ v; return o; }     \
+    __CU_INLINE T __cu_plain_min_##N(T *p, T v) { T o = *p; if (v < o) *p = v; return o; } \
+    __CU_INLINE T __cu_plain_max_##N(T *p, T v) { T o = *p; if (v > o) *p = v; return o; } \
+    __CU_INLINE T __cu_plain_cas_##N(T *p, T cmp, T v) { T o = *p; if (o == cmp) *p = v; return o; }
+__CU_PLAIN_INT(i32, int32_t)
+__CU_PLAIN_INT(u32, uint32_t)
+__CU_PLAIN_INT(i64, int64_t)
+__CU_PLAIN_INT(u64, uint64_t)
+__CU_PLAIN_INT(u16, uint16_t)
+__CU_PLAIN_INT(i16, int16_t)
+__CU_INLINE uint32_t __cu_plain_inc_u32(uint32_t *p, uint32_t v) { uint32_t o = *p; *p = o >= v ? 0u : o + 1u; return o; }
+__CU_INLINE uint32_t __cu_plain_dec_u32(uint32_t *p, uint32_t v) { uint32_t o = *p; *p = (o == 0u || o > v) ? v : o - 1u; return o; }
+/* Floating point: the same operations as __cu_atomic_rmw_*; CAS compares the bits. */
+#define __CU_PLAIN_FLOAT(N, F, U)                                                       \
+    __CU_INLINE F __cu_plain_add_##N(F *p, F v) { F o = *p; *p = o + v; return o; }     \
+    __CU_INLINE F __cu_plain_sub_##N(F *p, F v) { F o = *p; *p = o - v; return o; }     \
+    __CU_INLINE F __cu_plain_exch_##N(F *p, F v) { F o = *p; *p = v; return o; }        \
+    __CU_INLINE F __cu_plain_min_##N(F *p, F v) { F o = *p; *p = (v < o || o != o) ? v : o; return o; } \
+    __CU_INLINE F __cu_plain_max_##N(F *p, F v) { F o = *p; *p = (v > o || o != o) ? v : o; return o; } \
+    __CU_INLINE F __cu_plain_cas_##N(F *p, F cmp, F v) {                                \
+        U o, c; memcpy(&o, p, sizeof o); memcpy(&c, &cmp, sizeof c);                    \
+        F of = *p; if (o == c) *p = v; return of; }
+__CU_PLAIN_FLOAT(f32, float, uint32_t)
+__CU_PLAIN_FLOAT(f64, double, uint64_t)
 /* ==== end of prelude ================================================================== */

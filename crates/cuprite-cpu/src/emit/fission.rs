@@ -84,7 +84,7 @@ impl<'m> ModCx<'m> {
             mc: self,
             f,
             lv: lv.to_vec(),
-            kernel: Some(KernelCx { region: 0, multi: true, warp: false, shared_off, regions, ret_goto: None }),
+            kernel: Some(KernelCx { region: 0, multi: true, warp: false, shared_off, regions, ret_goto: None, plain_atomics: None }),
             prefix: String::new(),
             ver: String::new(),
             labels: HashMap::new(),
@@ -138,6 +138,7 @@ impl<'m> ModCx<'m> {
         errs: &mut Vec<BackendError>,
     ) -> Vec<Stmt> {
         let mut out = Vec::new();
+        let shared_ptrs = self.shared_pointers(f);
         // Parameters: uniform ones are scalars; varying ones live in slots.
         let mut varying_params = Vec::new();
         for (i, p) in f.params.iter().enumerate() {
@@ -150,7 +151,7 @@ impl<'m> ModCx<'m> {
         if !varying_params.is_empty() {
             let mut tb = vec![thread_index()];
             tb.extend(varying_params);
-            out.push(thread_loop(tb));
+            out.push(thread_loop(tb, true));
         }
         for (k, unit) in plan.units.iter().enumerate() {
             let mut cx = FnCx {
@@ -164,19 +165,29 @@ impl<'m> ModCx<'m> {
                     shared_off,
                     regions,
                     ret_goto: Some(format!("{ver}u{k}_end")),
+                    plain_atomics: None,
                 }),
                 prefix: format!("{ver}u{k}_"),
                 ver: ver.to_string(),
                 labels: HashMap::new(),
                 subst: HashMap::new(),
             };
-            self.emit_unit(&mut cx, plan, unit, k, need_ctx, &mut out, errs);
+            // A block runs on one worker: shared-memory atomics in a thread loop that is
+            // not marked for SIMD run one thread at a time, so they are plain
+            // read-modify-writes (the C compiler keeps their sequential meaning).
+            let plain = unit.blocks().any(|b| has_atomic_on(f, b, &shared_ptrs));
+            if plain {
+                if let Some(k) = cx.kernel.as_mut() {
+                    k.plain_atomics = Some(&shared_ptrs);
+                }
+            }
+            self.emit_unit(&mut cx, plan, unit, k, need_ctx, !plain, &mut out, errs);
         }
         out
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn emit_unit(&self, cx: &mut FnCx, plan: &Plan, unit: &Unit, k: usize, need_ctx: bool, out: &mut Vec<Stmt>, errs: &mut Vec<BackendError>) {
+    fn emit_unit(&self, cx: &mut FnCx, plan: &Plan, unit: &Unit, k: usize, need_ctx: bool, simd: bool, out: &mut Vec<Stmt>, errs: &mut Vec<BackendError>) {
         let f = cx.f;
         let ver = cx.ver.clone();
         let uni = &plan.uni;
@@ -232,10 +243,10 @@ impl<'m> ModCx<'m> {
             if s.block == last.block {
                 if let Some(p) = pred.filter(|p| !uni.value(*p)) {
                     work = true;
-                    tb.push(id("__pc").assign_op("+", cx.v(p).bin("!=", lit("0"))).stmt());
+                    tb.push(id(format!("__pc{k}")).assign_op("+", cx.v(p).bin("!=", lit("0"))).stmt());
                 }
             }
-            if uni.divergent_term(f, s.block) {
+            if s.diverges {
                 work = true;
                 let join = format!("{ver}u{k}_j{i}");
                 cx.labels.clear();
@@ -252,19 +263,19 @@ impl<'m> ModCx<'m> {
         }
         tb.push(Stmt::Label(format!("{ver}u{k}_end")));
         if pred.is_some() {
-            out.push(Stmt::decl(CType::named("uint32_t"), "__pc", Some(lit("0"))));
+            out.push(Stmt::decl(CType::named("uint32_t"), format!("__pc{k}"), Some(lit("0"))));
         }
         if work {
             if !slow {
                 out.push(id("__run").arrow("fault_thread_linear").assign(lit("UINT32_MAX")).stmt());
             }
-            out.push(thread_loop(tb));
+            out.push(thread_loop(tb, simd));
         }
         // The unit's uniform terminator.
         let goto = |b: BlockId| Stmt::Goto(format!("{ver}bb{}", b.0));
         let term = &f.block(last.block).term;
         match term {
-            _ if uni.divergent_term(f, last.block) => match last.join {
+            _ if last.diverges => match last.join {
                 Some(j) => out.push(goto(j)),
                 None => out.push(Stmt::Goto("__block_done".into())),
             },
@@ -280,13 +291,13 @@ impl<'m> ModCx<'m> {
             Terminator::Barrier { kind, pred, result, next } => {
                 if let Some(res) = result {
                     if let Some(p) = pred.filter(|p| uni.value(*p)) {
-                        out.push(id("__pc").assign(Expr::cond(cx.v(p), id("__nthreads"), lit("0u"))).stmt());
+                        out.push(id(format!("__pc{k}")).assign(Expr::cond(cx.v(p), id("__nthreads"), lit("0u"))).stmt());
                     }
                     // Every thread of the block arrives: none has returned before a barrier.
                     let v = match kind {
-                        BarrierKind::Count | BarrierKind::Sync => id("__pc").cast(CType::named("int32_t")),
-                        BarrierKind::And => id("__pc").bin("==", id("__nthreads")).cast(CType::named("int32_t")),
-                        BarrierKind::Or => id("__pc").bin("!=", lit("0")).cast(CType::named("int32_t")),
+                        BarrierKind::Count | BarrierKind::Sync => id(format!("__pc{k}")).cast(CType::named("int32_t")),
+                        BarrierKind::And => id(format!("__pc{k}")).bin("==", id("__nthreads")).cast(CType::named("int32_t")),
+                        BarrierKind::Or => id(format!("__pc{k}")).bin("!=", lit("0")).cast(CType::named("int32_t")),
                     };
                     out.push(cx.lv[res.index()].clone().assign(v).stmt());
                 }
@@ -297,6 +308,37 @@ impl<'m> ModCx<'m> {
             Terminator::Warp { .. } => errs.push(err("internal error: a warp collective under barrier-region fission", None)),
         }
     }
+}
+
+impl<'m> ModCx<'m> {
+    /// Values that point into shared memory: a shared variable's address, and offsets,
+    /// fields and casts of such pointers (values are block-local, so one pass in order).
+    fn shared_pointers(&self, f: &Function) -> HashSet<ValueId> {
+        let mut s = HashSet::new();
+        for b in &f.blocks {
+            for i in &b.insts {
+                let Some(r) = i.result else { continue };
+                let shared = match &i.kind {
+                    InstKind::GlobalAddr(g) => self.m.global(*g).space == AddressSpace::Shared,
+                    InstKind::PtrAdd { base, .. } | InstKind::FieldAddr { base, .. } => s.contains(base),
+                    InstKind::Cast(a) => f.value_type(r).is_pointer() && s.contains(a),
+                    _ => false,
+                };
+                if shared {
+                    s.insert(r);
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Whether a block has an atomic operation on one of these pointers.
+fn has_atomic_on(f: &Function, b: BlockId, ptrs: &HashSet<ValueId>) -> bool {
+    f.block(b).insts.iter().any(|i| match &i.kind {
+        InstKind::CallBuiltin { builtin: Builtin::Atomic { .. }, args } => args.first().is_some_and(|p| ptrs.contains(p)),
+        _ => false,
+    })
 }
 
 /// `__t`, the thread's linear index in its block.
@@ -310,14 +352,18 @@ fn thread_index() -> Stmt {
 
 /// The loops over the block's threads, `x` innermost and marked for vectorisation:
 /// between two barriers, CUDA lets the threads of a block run in any order.
-fn thread_loop(body: Vec<Stmt>) -> Stmt {
+fn thread_loop(body: Vec<Stmt>, simd: bool) -> Stmt {
     let tloop = |v: &str, lim: &str, body: Vec<Stmt>| Stmt::For {
         init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), v, Some(lit("0"))))),
         cond: Some(id(v).bin("<", id(lim))),
         step: Some(Expr::PostInc(Box::new(id(v)))),
         body,
     };
-    let inner = vec![Stmt::Pragma("omp simd".into()), tloop("__tx", "__bdx", body)];
+    let mut inner = vec![];
+    if simd {
+        inner.push(Stmt::Pragma("omp simd".into()));
+    }
+    inner.push(tloop("__tx", "__bdx", body));
     tloop("__tz", "__bdz", vec![tloop("__ty", "__bdy", inner)])
 }
 
