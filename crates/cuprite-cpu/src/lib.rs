@@ -35,6 +35,8 @@ mod inline;
 mod lockstep;
 mod simt;
 mod uniformity;
+#[cfg(test)]
+mod test_support;
 
 use cuprite_ir::Module;
 

@@ -249,3 +249,121 @@ pub fn post_dominators(f: &Function) -> Vec<Option<BlockId>> {
     }
     (0..n).map(|b| idom[b].filter(|&p| p != exit).map(|p| BlockId(p as u32))).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::*;
+
+    fn analysed(src: &str) -> (Function, Uniformity) {
+        let f = kernel(&lower(src));
+        let u = analyse(&f);
+        (f, u)
+    }
+
+    /// Blocks that store into a local.
+    fn stores_of(f: &Function, l: LocalId) -> Vec<BlockId> {
+        (0..f.blocks.len())
+            .map(|i| BlockId(i as u32))
+            .filter(|b| f.block(*b).insts.iter().any(|i| matches!(i.kind, InstKind::StoreLocal(x, _) if x == l)))
+            .collect()
+    }
+
+    fn barrier_blocks(f: &Function) -> Vec<BlockId> {
+        (0..f.blocks.len()).map(|i| BlockId(i as u32)).filter(|b| matches!(f.block(*b).term, Terminator::Barrier { .. })).collect()
+    }
+
+    #[test]
+    fn tree_reduction_stride_is_uniform() {
+        let (f, u) = analysed(
+            "__global__ void reduce(const float *in, float *out) {
+                __shared__ float s[256];
+                unsigned tid = threadIdx.x;
+                s[tid] = in[blockIdx.x * blockDim.x + tid];
+                __syncthreads();
+                for (unsigned st = blockDim.x / 2; st > 0; st >>= 1) {
+                    if (tid < st) s[tid] += s[tid + st];
+                    __syncthreads();
+                }
+                if (tid == 0) out[blockIdx.x] = s[0];
+            }",
+        );
+        assert!(u.local(local_named(&f, "st")), "the stride is block-uniform");
+        assert!(u.local(local_named(&f, "in")) && u.local(local_named(&f, "out")), "parameters are uniform");
+        assert!(!u.local(local_named(&f, "tid")), "threadIdx is varying");
+        for b in barrier_blocks(&f) {
+            assert!(u.block(b), "every barrier is on uniform control flow");
+        }
+        // The `s[tid] += ...` block runs under `tid < st`: varying.
+        let divergent: Vec<BlockId> = (0..f.blocks.len()).map(|i| BlockId(i as u32)).filter(|b| !u.block(*b)).collect();
+        assert_eq!(divergent.len(), 2, "the two guarded stores, nothing else: {divergent:?}");
+        assert!(divergent.iter().all(|b| f.block(*b).insts.iter().any(|i| matches!(i.kind, InstKind::Store { .. }))));
+    }
+
+    #[test]
+    fn tiled_sgemm_loops_are_uniform() {
+        let (f, u) = analysed(
+            "__global__ void sgemm(const float *A, const float *B, float *C, int n) {
+                __shared__ float As[16][16];
+                __shared__ float Bs[16][16];
+                int tx = threadIdx.x, ty = threadIdx.y;
+                int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+                float sum = 0.0f;
+                for (int t = 0; t < n / 16; t++) {
+                    As[ty][tx] = A[row * n + t * 16 + tx];
+                    Bs[ty][tx] = B[(t * 16 + ty) * n + col];
+                    __syncthreads();
+                    for (int k = 0; k < 16; k++) sum += As[ty][k] * Bs[k][tx];
+                    __syncthreads();
+                }
+                C[row * n + col] = sum;
+            }",
+        );
+        for name in ["t", "k", "n", "A", "B", "C"] {
+            assert!(u.local(local_named(&f, name)), "{name} is uniform");
+        }
+        for name in ["tx", "ty", "row", "col", "sum"] {
+            assert!(!u.local(local_named(&f, name)), "{name} is varying");
+        }
+        assert!((0..f.blocks.len()).all(|b| u.block(BlockId(b as u32))), "no divergent branch at all");
+    }
+
+    #[test]
+    fn varying_loops_and_divergent_stores() {
+        let (f, u) = analysed(
+            "__global__ void k(const int *p, int *out, int n) {
+                int x = 0;
+                int m = p[0];
+                int c = __syncthreads_count(threadIdx.x & 1);
+                if (threadIdx.x < 5) x = 1;
+                for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = x + m + c;
+            }",
+        );
+        assert!(!u.local(local_named(&f, "x")), "stored under a varying condition");
+        assert!(!u.local(local_named(&f, "m")), "loads are varying (no memory analysis)");
+        assert!(u.local(local_named(&f, "c")), "a barrier's count is the same for every thread");
+        let i = local_named(&f, "i");
+        assert!(!u.local(i));
+        // The loop's initialisation is uniform control flow, its step is divergent: the
+        // loop's exit is varying.
+        let stores = stores_of(&f, i);
+        assert_eq!(stores.len(), 2);
+        assert_eq!(stores.iter().filter(|b| u.block(**b)).count(), 1, "{stores:?}");
+    }
+
+    #[test]
+    fn post_dominators_of_a_diamond_and_a_loop() {
+        let (f, u) = analysed(
+            "__global__ void k(int *o) {
+                if (threadIdx.x < 3) o[0] = 1; else o[1] = 2;
+                o[2] = 3;
+            }",
+        );
+        let Terminator::Branch { then, else_, .. } = f.block(BlockId(0)).term else { panic!("entry branches") };
+        let join = u.ipdom[0].expect("the diamond joins");
+        assert_eq!(u.ipdom[then.index()], Some(join));
+        assert_eq!(u.ipdom[else_.index()], Some(join));
+        assert!(!u.block(then) && !u.block(else_) && u.block(join));
+        assert!(u.divergent_term(&f, BlockId(0)));
+    }
+}

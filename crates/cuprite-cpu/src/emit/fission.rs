@@ -208,7 +208,7 @@ impl<'m> ModCx<'m> {
         }
         // The thread loop: varying code in program order, divergent regions as labelled C.
         let mut tb = vec![thread_index()];
-        let slow = blocks.iter().any(|b| block_is_slow(f, *b));
+        let slow = blocks.iter().any(|b| block_is_slow(f, *b, cx.kernel.as_ref().and_then(|k| k.plain_atomics)));
         if slow {
             tb.push(id("__run").arrow("fault_thread_linear").assign(id("__t")).stmt());
         }
@@ -368,10 +368,12 @@ fn thread_loop(body: Vec<Stmt>, simd: bool) -> Stmt {
 }
 
 /// Whether a block calls functions or runtime services (its thread loop will not
-/// vectorise anyway, so it records the thread for fault messages).
-fn block_is_slow(f: &Function, b: BlockId) -> bool {
+/// vectorise anyway, so it records the thread for fault messages). Plain shared-memory
+/// atomics are ordinary memory accesses.
+fn block_is_slow(f: &Function, b: BlockId, plain: Option<&HashSet<ValueId>>) -> bool {
     f.block(b).insts.iter().any(|i| match &i.kind {
         InstKind::Call { .. } | InstKind::CallIndirect { .. } => true,
+        InstKind::CallBuiltin { builtin: Builtin::Atomic { .. }, args } => !plain.is_some_and(|p| args.first().is_some_and(|a| p.contains(a))),
         InstKind::CallBuiltin { builtin, .. } => !matches!(builtin, Builtin::Math(_)),
         _ => false,
     })
