@@ -831,19 +831,11 @@ impl<'m> ModCx<'m> {
             if let Some((k, res)) = bar_result {
                 tb.push(lv[res.index()].clone().assign(id(format!("__bres{k}"))).stmt());
             }
-            for (i, res) in cut_results.iter().enumerate() {
-                let raw = id("__ws").index(id("__t")).member("res");
-                let ty = &f.local(*res).ty;
-                let e = match ty {
-                    _ if i == 1 => raw.bin(">>", lit("32")).cast(CType::named("int32_t")),
-                    Type::F32 => call("__cu_uint_as_float", vec![raw.cast(CType::named("uint32_t"))]),
-                    Type::F64 => call("__cu_longlong_as_double", vec![raw.cast(CType::named("int64_t"))]),
-                    t => raw.cast(self.ctype(t)),
-                };
-                tb.push(lv[res.index()].clone().assign(e).stmt());
-            }
             let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions, ret_goto: None, plain_atomics: None };
             let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("{ver}r{r}_") } else { ver.to_string() }, ver: ver.to_string(), labels: HashMap::new(), subst: HashMap::new() };
+            for (i, res) in cut_results.iter().enumerate() {
+                tb.push(lv[res.index()].clone().assign(cx.warp_result(i, &f.local(*res).ty)).stmt());
+            }
             for b in &reg.blocks {
                 cx.emit_block(*b, &mut tb, &mut errs);
             }
@@ -1854,6 +1846,42 @@ impl<'a, 'm> FnCx<'a, 'm> {
         Ok(())
     }
 
+    /// Stores a warp collective's operands into the thread's `__cu_wslot` (`__ws[__t]`).
+    fn warp_operands(&self, op: WarpOp, args: &[ValueId], out: &mut Vec<Stmt>) {
+        let ws = id("__ws").index(id("__t"));
+        let fields: &[&str] = match op {
+            WarpOp::Shfl(_) => &["mask", "val", "lane", "width"],
+            WarpOp::ActiveMask | WarpOp::Lockstep => &[],
+            WarpOp::SyncWarp => &["mask"],
+            _ => &["mask", "val"],
+        };
+        for (fld, a) in fields.iter().zip(args) {
+            let x = self.v(*a);
+            let e = match (*fld, self.vty(*a)) {
+                ("val", Type::F32) => call("__cu_float_as_uint", vec![x]).cast(CType::named("uint64_t")),
+                ("val", Type::F64) => call("__cu_double_as_longlong", vec![x]).cast(CType::named("uint64_t")),
+                ("val", _) => x.cast(CType::named("uint64_t")),
+                ("mask", _) => x.cast(CType::named("uint32_t")),
+                _ => x.cast(CType::named("int32_t")),
+            };
+            out.push(ws.clone().member(fld).assign(e).stmt());
+        }
+        if matches!(op, WarpOp::ActiveMask) {
+            out.push(ws.member("mask").assign(lit("0")).stmt());
+        }
+    }
+
+    /// A thread's result `i` of a warp collective, from its `__cu_wslot`, as `ty`.
+    fn warp_result(&self, i: usize, ty: &Type) -> Expr {
+        let raw = id("__ws").index(id("__t")).member("res");
+        match ty {
+            _ if i == 1 => raw.bin(">>", lit("32")).cast(CType::named("int32_t")),
+            Type::F32 => call("__cu_uint_as_float", vec![raw.cast(CType::named("uint32_t"))]),
+            Type::F64 => call("__cu_longlong_as_double", vec![raw.cast(CType::named("int64_t"))]),
+            t => raw.cast(self.mc.ctype(t)),
+        }
+    }
+
     fn emit_term(&self, b: &Block, out: &mut Vec<Stmt>, errs: &mut Vec<BackendError>) {
         match &b.term {
             Terminator::Jump(t) => out.push(Stmt::Goto(self.label(*t))),
@@ -1911,26 +1939,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
                 Some(k) if k.warp => {
                     let idx = k.regions.barriers.iter().position(|x| std::ptr::eq(self.f.block(*x), b)).unwrap();
                     let ws = id("__ws").index(id("__t"));
-                    let fields: &[&str] = match op {
-                        WarpOp::Shfl(_) => &["mask", "val", "lane", "width"],
-                        WarpOp::ActiveMask | WarpOp::Lockstep => &[],
-                        WarpOp::SyncWarp => &["mask"],
-                        _ => &["mask", "val"],
-                    };
-                    for (fld, a) in fields.iter().zip(args) {
-                        let x = self.v(*a);
-                        let e = match (*fld, self.vty(*a)) {
-                            ("val", Type::F32) => call("__cu_float_as_uint", vec![x]).cast(CType::named("uint64_t")),
-                            ("val", Type::F64) => call("__cu_double_as_longlong", vec![x]).cast(CType::named("uint64_t")),
-                            ("val", _) => x.cast(CType::named("uint64_t")),
-                            ("mask", _) => x.cast(CType::named("uint32_t")),
-                            _ => x.cast(CType::named("int32_t")),
-                        };
-                        out.push(ws.clone().member(fld).assign(e).stmt());
-                    }
-                    if matches!(op, WarpOp::ActiveMask) {
-                        out.push(ws.clone().member("mask").assign(lit("0")).stmt());
-                    }
+                    self.warp_operands(*op, args, out);
                     out.push(ws.member("st").assign(lit(format!("0x80000000u | {idx}u"))).stmt());
                     out.push(Stmt::Goto(format!("{}__r{}_next", self.ver, k.region)));
                 }

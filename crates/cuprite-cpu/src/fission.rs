@@ -20,8 +20,13 @@
 //! Varying locals live across units are kept in per-thread arrays (*slots*); the others
 //! are C locals of the thread loop's body, in registers.
 //!
-//! When the plan does not apply (a barrier under divergent control flow, a return before
-//! a barrier, warp collectives, `-G`), `plan` says why and the kernel keeps the general
+//! A warp collective (shuffle, vote, …) on block-uniform control flow ends a unit like a
+//! barrier: every lane of every warp has stored its operands when the thread loop ends,
+//! so the collective is computed warp by warp over the whole block, and the next unit
+//! reads the results. A lock-step point there is a plain unit boundary.
+//!
+//! When the plan does not apply (a barrier or warp collective under divergent control
+//! flow, a return before a barrier, `-G`), `plan` says why and the kernel keeps the general
 //! form (`emit.rs`: a goto-based region machine inside one thread loop per region).
 
 use crate::uniformity::{self, Uniformity};
@@ -74,10 +79,7 @@ pub struct Plan {
 
 /// The fission plan of a kernel (after inlining), or why it does not apply.
 pub fn plan(f: &Function) -> Result<Plan, String> {
-    if f.blocks.iter().any(|b| matches!(b.term, Terminator::Warp { .. })) {
-        return Err("warp collectives or lock-step points".into());
-    }
-    if !f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. })) {
+    if !f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. } | Terminator::Warp { .. })) {
         return Err("no barriers".into());
     }
     let uni = uniformity::analyse(f);
@@ -94,6 +96,9 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
     }
     for b in &reachable {
         let term = &f.block(*b).term;
+        if matches!(term, Terminator::Warp { .. }) && !uni.block(*b) {
+            return Err("a warp collective or lock-step point under divergent control flow".into());
+        }
         if let Terminator::Barrier { result, .. } = term {
             if !uni.block(*b) {
                 return Err("a barrier under divergent control flow".into());

@@ -213,6 +213,15 @@ __CU_HELPER void __cu_warp_compute(__cu_wslot *s, uint32_t base, uint32_t part, 
     }
 }
 
+/* A collective that every thread of the block reached together (barrier-region fission):
+ * computed for each warp with all its existing lanes taking part. */
+__CU_HELPER void __cu_warp_all(__cu_wslot *s, uint32_t n, uint8_t op) {
+    for (uint32_t base = 0; base < n; base += 32) {
+        uint32_t lanes = n - base < 32 ? n - base : 32;
+        __cu_warp_compute(s, base, lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u, op);
+    }
+}
+
 /* Picks what the block does next; returns the region to run, or -1 when every thread
  * has returned. In order: run the region of the lowest thread that is ready; compute a
  * warp collective for a warp whose lanes named by the parked lanes' masks are all there

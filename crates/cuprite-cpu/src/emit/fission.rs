@@ -17,7 +17,15 @@ use crate::uniformity::is_scalar_inst;
 impl<'m> ModCx<'m> {
     pub(super) fn emit_kernel_fissioned(&mut self, kid: FuncId, f: &Function, regions: &Regions, plan: &Plan, items: &mut Vec<Item>) -> KernelDesc {
         let (shared_off, static_shared) = self.shared_layout(f);
-        let (slot_off, soff) = self.slot_layout(f, &plan.slots);
+        let (slot_off, mut soff) = self.slot_layout(f, &plan.slots);
+        // Operands and results of warp collectives: one `__cu_wslot` per thread.
+        let has_warp = f.blocks.iter().any(|b| matches!(b.term, Terminator::Warp { .. }));
+        let ws_off = has_warp.then(|| {
+            soff = align_up(soff, 8);
+            let o = soff;
+            soff += 32; // sizeof(__cu_wslot)
+            o
+        });
         let slot_bytes = align_up(soff, 8);
         let local_bytes: u64 = (0..f.locals.len())
             .filter(|i| !plan.slots.contains(&LocalId(*i as u32)))
@@ -27,6 +35,13 @@ impl<'m> ModCx<'m> {
         let mut body = self.kernel_prologue(kid, f, static_shared, &shared_off, need_ctx, items);
         let mut lv: Vec<Expr> = (0..f.locals.len()).map(|i| id_expr(&local_name(f, LocalId(i as u32)))).collect();
         body.extend(self.slot_arrays(f, &slot_off, &mut lv));
+        if let Some(o) = ws_off {
+            body.push(Stmt::decl(
+                CType::named("__cu_wslot").ptr().konst(),
+                "__ws",
+                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("__cu_wslot").ptr())),
+            ));
+        }
         self.remat_lvalues(f, regions, plan, &shared_off, &mut lv);
         // Uniform locals: one C scalar for the whole block.
         for (i, l) in f.locals.iter().enumerate() {
@@ -72,7 +87,8 @@ impl<'m> ModCx<'m> {
             params: vec![(CType::named("cuprite_block_run").ptr(), "__run".into())],
             body: Some(body),
         });
-        KernelDesc { id: kid, static_shared, slot_bytes, local_bytes, barriers: true, lockstep: false }
+        let barriers = f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. }));
+        KernelDesc { id: kid, static_shared, slot_bytes, local_bytes, barriers, lockstep: crate::lockstep::has_steps(f) }
     }
 
     /// Points each rematerialised local's "lvalue" at the expression that recomputes it.
@@ -245,6 +261,10 @@ impl<'m> ModCx<'m> {
                     work = true;
                     tb.push(id(format!("__pc{k}")).assign_op("+", cx.v(p).bin("!=", lit("0"))).stmt());
                 }
+                if let Terminator::Warp { op, args, .. } = &f.block(s.block).term {
+                    work = true;
+                    cx.warp_operands(*op, args, &mut tb);
+                }
             }
             if s.diverges {
                 work = true;
@@ -305,7 +325,23 @@ impl<'m> ModCx<'m> {
             }
             Terminator::Return(_) => out.push(Stmt::Goto("__block_done".into())),
             Terminator::Unreachable => out.push(call("__builtin_unreachable", vec![]).stmt()),
-            Terminator::Warp { .. } => errs.push(err("internal error: a warp collective under barrier-region fission", None)),
+            Terminator::Warp { op, results, next, .. } => {
+                if !matches!(op, WarpOp::SyncWarp | WarpOp::Lockstep) {
+                    let code = cut_code(f, term).1;
+                    out.push(call("__cu_warp_all", vec![id("__ws"), id("__nthreads"), lit(code.to_string())]).stmt());
+                }
+                // Results that the next units read: into their slots.
+                let mut copy = vec![thread_index()];
+                for (i, res) in results.iter().enumerate() {
+                    if plan.slots.contains(res) {
+                        copy.push(cx.lv[res.index()].clone().assign(cx.warp_result(i, &f.local(*res).ty)).stmt());
+                    }
+                }
+                if copy.len() > 1 {
+                    out.push(thread_loop(copy, true));
+                }
+                out.push(goto(*next));
+            }
         }
     }
 }
