@@ -258,3 +258,46 @@ fn divergent_barriers_and_early_returns_keep_the_general_form() {
     let c = emit_c(&m, &EmitOptions::default()).unwrap();
     assert!(c.contains("general form (a barrier under divergent control flow)"), "{c}");
 }
+
+#[test]
+fn warp_shuffles_on_uniform_control_flow_in_partial_warps() {
+    // 48 threads per block: a full warp and a warp of 16 lanes. A shuffle from a lane
+    // that does not exist gives the reader's own value.
+    let m = lower(
+        "__global__ void wsum(const float *in, float *out, unsigned *ballots) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            float v = in[i];
+            for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffff, v, off);
+            unsigned b = __ballot_sync(0xffffffff, (i % 3) == 0);
+            if ((threadIdx.x & 31) == 0) { out[blockIdx.x * 2 + threadIdx.x / 32] = v; ballots[blockIdx.x * 2 + threadIdx.x / 32] = b; }
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static float in[2 * 48]; float out[4]; unsigned ballots[4];
+            for (int i = 0; i < 2 * 48; i++) in[i] = (float)(i % 5);
+            const float *pi = in; float *po = out; unsigned *pb = ballots;
+            void *args[] = {{ &pi, &po, &pb }};
+            LAUNCH0(d3(2, 1, 1), d3(48, 1, 1), 0, args);
+            for (int blk = 0; blk < 2; blk++) for (int w = 0; w < 2; w++) {{
+                int base = blk * 48 + w * 32, lanes = w ? 16 : 32;
+                /* shfl_down sums: lane 0 gets the sum of lanes 0..31 where all exist; in the
+                   16-lane warp, reads past lane 15 return the reader's own value. */
+                float v[32]; for (int l = 0; l < 32; l++) v[l] = l < lanes ? in[base + l] : 0;
+                for (int off = 16; off > 0; off >>= 1)
+                    for (int l = 0; l < lanes; l++) v[l] += (l + off < lanes) ? v[l + off] : v[l];
+                unsigned b = 0; for (int l = 0; l < lanes; l++) if ((base + l) % 3 == 0) b |= 1u << l;
+                int o = blk * 2 + w;
+                printf(\"%g %g %u %u\\n\", out[o], v[0], ballots[o], b);
+            }}
+            return 0;
+        }}"
+    );
+    let r = run("fission_warp", &m, &main);
+    assert!(r.c_source.contains("kernel `wsum`: barrier-region fission"), "{}", r.c_source);
+    assert!(r.c_source.contains("__cu_warp_all("), "{}", r.c_source);
+    for l in r.stdout.lines() {
+        let w: Vec<&str> = l.split(' ').collect();
+        assert_eq!((w[0], w[2]), (w[1], w[3]), "{}", r.stdout);
+    }
+}
