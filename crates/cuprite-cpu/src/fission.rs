@@ -17,6 +17,10 @@
 //! CUDA allows between barriers; warp-synchronous kernels (lock-step points, warp
 //! collectives) never come here.
 //!
+//! A divergent `if` around a loop (a `uniformity::Guard`) keeps the loop's uniform control
+//! flow scalar too: the units inside run their thread loops for the threads whose mask
+//! the `if` set. Units never mix guards.
+//!
 //! Varying locals live across units are kept in per-thread arrays (*slots*); the others
 //! are C locals of the thread loop's body, in registers.
 //!
@@ -44,6 +48,9 @@ pub struct Step {
     /// block that post-dominates `block`), and that block (`None`: the kernel's end).
     pub region: Vec<BlockId>,
     pub join: Option<BlockId>,
+    /// When `block` ends in a guard's branch (`uniformity::Guard`): the guard. Its
+    /// threads' masks are set in the thread loop; the uniform code goes on in the region.
+    pub guard_owner: Option<usize>,
 }
 
 #[derive(Debug)]
@@ -79,11 +86,17 @@ pub struct Plan {
 
 /// The fission plan of a kernel (after inlining), or why it does not apply.
 pub fn plan(f: &Function) -> Result<Plan, String> {
-    if !f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. } | Terminator::Warp { .. })) {
-        return Err("no barriers".into());
-    }
     let uni = uniformity::analyse(f);
     let dom = cuprite_ir::dom::Dominators::new(f);
+    // Without barriers, collectives or uniform loops (under a guard or not), the general
+    // form is the same single thread loop.
+    let cuts = f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. } | Terminator::Warp { .. }));
+    let uniform_loop = dom.reverse_postorder().any(|b| {
+        uni.block(b) && f.block(b).term.successors().iter().any(|h| uni.block(*h) && dom.dominates(*h, b))
+    });
+    if !cuts && !uniform_loop {
+        return Err("no barriers, warp collectives or uniform loops".into());
+    }
     let reachable: Vec<BlockId> = dom.reverse_postorder().collect();
     let mut preds: Vec<Vec<BlockId>> = vec![Vec::new(); f.blocks.len()];
     for b in &reachable {
@@ -155,14 +168,17 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
             } else {
                 (Vec::new(), None)
             };
+            let guard_owner = uni.guard_owned_by(cur);
             let next = match &f.block(cur).term {
+                _ if guard_owner.is_some() => None,
                 _ if diverging => join,
                 Terminator::Jump(t) => Some(*t),
                 _ => None,
             };
-            steps.push(Step { block: cur, diverges: diverging, region, join });
+            steps.push(Step { block: cur, diverges: diverging, region, join, guard_owner });
             let Some(n) = next else { break };
             let joins = uni.block(n)
+                && uni.guard_of[n.index()] == uni.guard_of[b.index()]
                 && !assigned[n.index()]
                 && n != BlockId(0)
                 && preds[n.index()].iter().all(|p| members.contains(p))
@@ -189,16 +205,64 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
             }
         }
     }
-    slots.extend(addr_taken.iter().copied());
+    // An address-taken local needs a stable per-thread place only if its address may
+    // outlive the thread loop (stored, passed, converted); one used only to load and
+    // store its parts lives in the thread loop like any other.
+    slots.extend(addr_taken.iter().copied().filter(|l| address_escapes(f, *l)));
     Ok(Plan { uni, units, slots, remat })
 }
 
 /// Whether a uniform block's terminator hands control to per-thread code: a branch on a
 /// varying value, or an edge into a divergent block (a loop whose exit is varying).
 fn diverges(f: &Function, uni: &Uniformity, b: BlockId) -> bool {
+    if uni.guard_owned_by(b).is_some() {
+        return false;
+    }
     let term = &f.block(b).term;
     let ordinary = matches!(term, Terminator::Jump(_) | Terminator::Branch { .. } | Terminator::Switch { .. });
     uni.divergent_term(f, b) || (ordinary && term.successors().iter().any(|s| !uni.block(*s)))
+}
+
+/// Whether a pointer to local `l` may be used other than as the address of a load, store
+/// or copy in its own block (values are block-local, so one block at a time).
+fn address_escapes(f: &Function, l: LocalId) -> bool {
+    for b in &f.blocks {
+        // Pointers into `l` defined in this block.
+        let mut ptrs: HashSet<ValueId> = HashSet::new();
+        for i in &b.insts {
+            let derived = match &i.kind {
+                InstKind::LocalAddr(x) => *x == l,
+                InstKind::FieldAddr { base, .. } | InstKind::Cast(base) | InstKind::Bitcast(base) => ptrs.contains(base),
+                InstKind::PtrAdd { base, index } => ptrs.contains(base) && !ptrs.contains(index),
+                _ => false,
+            };
+            let uses_ok = match &i.kind {
+                InstKind::Load { .. } | InstKind::LocalAddr(_) => true,
+                InstKind::Store { value, .. } => !ptrs.contains(value),
+                InstKind::Copy { .. } => true,
+                InstKind::FieldAddr { .. } | InstKind::PtrAdd { .. } | InstKind::Cast(_) | InstKind::Bitcast(_) => {
+                    derived || !crate::inline::inst_uses(&i.kind).iter().any(|v| ptrs.contains(v))
+                }
+                k => !crate::inline::inst_uses(k).iter().any(|v| ptrs.contains(v)),
+            };
+            if !uses_ok {
+                return true;
+            }
+            if derived {
+                if let Some(r) = i.result {
+                    // A cast to an integer is an escape.
+                    if !f.value_type(r).is_pointer() {
+                        return true;
+                    }
+                    ptrs.insert(r);
+                }
+            }
+        }
+        if crate::inline::term_uses(&b.term).iter().any(|v| ptrs.contains(v)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The locals of `Plan::remat`.

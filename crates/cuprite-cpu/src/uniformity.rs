@@ -25,6 +25,29 @@ pub struct Uniformity {
     /// Immediate post-dominator of each block; `None` for the function's exit (a block
     /// that returns, or one from which no return is reachable).
     pub ipdom: Vec<Option<BlockId>>,
+    /// Divergent `if`s around loops, analysed as guarded uniform code (see `Guard`).
+    pub guards: Vec<Guard>,
+    /// The innermost guard around each block.
+    pub guard_of: Vec<Option<usize>>,
+}
+
+/// A branch on a varying value whose one side is a single-entry region holding a loop
+/// (`if (i < n) { for (j = 0; j < m; j++) ... }`, or `if (i >= n) return;` followed by
+/// the rest of the kernel). Instead of divergent, the region is uniform code *guarded* by
+/// a per-thread mask: its uniform control flow runs once per block whether or not any
+/// thread takes the branch (it is pure), its per-thread work only for the threads that
+/// do. A local stored in the region is varying if it is live where the sides meet again
+/// (threads that skipped the region keep their old value).
+#[derive(Debug, Clone)]
+pub struct Guard {
+    /// The block that ends in the branch, and the region's entry.
+    pub owner: BlockId,
+    pub entry: BlockId,
+    /// Threads enter the region when the condition equals this.
+    pub enter_when: bool,
+    /// Where the sides meet (`None`: the other side returns at once).
+    pub join: Option<BlockId>,
+    pub blocks: Vec<BlockId>,
 }
 
 impl Uniformity {
@@ -36,6 +59,10 @@ impl Uniformity {
     }
     pub fn block(&self, b: BlockId) -> bool {
         !self.varying_block[b.index()]
+    }
+    /// The guard whose branch ends this block, if any.
+    pub fn guard_owned_by(&self, b: BlockId) -> Option<usize> {
+        self.guards.iter().position(|g| g.owner == b)
     }
     /// Whether a block ends in a branch or switch on a varying value.
     pub fn divergent_term(&self, f: &Function, b: BlockId) -> bool {
@@ -50,11 +77,17 @@ impl Uniformity {
 pub fn analyse(f: &Function) -> Uniformity {
     let n = f.blocks.len();
     let ipdom = post_dominators(f);
+    let dom = cuprite_ir::dom::Dominators::new(f);
+    // Guard shapes, found once a branch turns out divergent.
+    let mut candidates: Vec<Option<Option<Guard>>> = vec![None; n];
+    let (live_in, _) = crate::simt::local_liveness(f);
     let mut u = Uniformity {
         varying_value: vec![false; f.values.len()],
         varying_local: vec![false; f.locals.len()],
         varying_block: vec![false; n],
         ipdom,
+        guards: Vec::new(),
+        guard_of: vec![None; n],
     };
     for b in &f.blocks {
         for i in &b.insts {
@@ -95,15 +128,94 @@ pub fn analyse(f: &Function) -> Uniformity {
         }
         for bi in 0..n {
             let b = BlockId(bi as u32);
-            if u.divergent_term(f, b) {
-                changed |= mark_divergent_region(f, b, u.ipdom[bi], &mut u.varying_block);
+            if !u.divergent_term(f, b) {
+                continue;
+            }
+            let candidate = candidates[bi].get_or_insert_with(|| guard_shape(f, b, &u.ipdom, &dom));
+            match candidate {
+                Some(g) => {
+                    // Locals the region stores and the join reads: threads that skipped
+                    // the region keep another value.
+                    let live = g.join.map(|j| &live_in[j.index()]);
+                    for r in &g.blocks {
+                        for i in &f.block(*r).insts {
+                            if let InstKind::StoreLocal(l, _) = i.kind {
+                                if live.is_some_and(|s| s.contains(&l)) && !u.varying_local[l.index()] {
+                                    u.varying_local[l.index()] = true;
+                                    changed = true;
+                                }
+                            }
+                        }
+                    }
+                }
+                None => changed |= mark_divergent_region(f, b, u.ipdom[bi], &mut u.varying_block),
             }
         }
         if !changed {
             break;
         }
     }
+    // Guards in force: divergent branches of the right shape on uniform control flow (a
+    // guard inside divergent code is just divergent code).
+    for (bi, g) in candidates.into_iter().enumerate() {
+        let b = BlockId(bi as u32);
+        if let Some(g) = g.flatten().filter(|_| u.divergent_term(f, b) && u.block(b)) {
+            u.guards.push(g);
+        }
+    }
+    // Regions nest: the innermost guard is the one with the fewest blocks.
+    let mut order: Vec<usize> = (0..u.guards.len()).collect();
+    order.sort_by_key(|g| std::cmp::Reverse(u.guards[*g].blocks.len()));
+    for g in order {
+        for b in &u.guards[g].blocks {
+            u.guard_of[b.index()] = Some(g);
+        }
+    }
     u
+}
+
+/// The guard a divergent branch would be (see `Guard`), if it has the shape.
+fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprite_ir::dom::Dominators) -> Option<Guard> {
+    let Terminator::Branch { then, else_, .. } = f.block(d).term else { return None };
+    if then == else_ {
+        return None;
+    }
+    let join = ipdom[d.index()];
+    let returns_at_once = |b: BlockId| {
+        matches!(f.block(b).term, Terminator::Return(_))
+            && f.block(b).insts.iter().all(|i| !matches!(i.kind, InstKind::Store { .. } | InstKind::StoreLocal(..) | InstKind::Copy { .. } | InstKind::Call { .. } | InstKind::CallIndirect { .. } | InstKind::CallBuiltin { .. }))
+    };
+    let (entry, enter_when) = match join {
+        Some(j) if else_ == j => (then, true),
+        Some(j) if then == j => (else_, false),
+        None if returns_at_once(else_) => (then, true),
+        None if returns_at_once(then) => (else_, false),
+        _ => return None,
+    };
+    let blocks = divergent_region(f, d, join);
+    let inside = |b: &BlockId| blocks.contains(b);
+    let mut has_loop = false;
+    let mut preds_outside = false;
+    for b in &blocks {
+        let term = &f.block(*b).term;
+        match term {
+            Terminator::Barrier { .. } | Terminator::Warp { .. } | Terminator::Unreachable => return None,
+            Terminator::Return(_) if join.is_some() => return None,
+            _ => {}
+        }
+        for s in term.successors() {
+            if inside(&s) && dom.dominates(s, *b) {
+                has_loop = true;
+            }
+        }
+    }
+    for pi in 0..f.blocks.len() {
+        let p = BlockId(pi as u32);
+        if p != d && !inside(&p) && dom.reachable(p) && f.block(p).term.successors().iter().any(inside) {
+            preds_outside = true;
+        }
+    }
+    (has_loop && !preds_outside).then_some(Guard { owner: d, entry, enter_when, join, blocks })
 }
 
 /// Whether an instruction's result differs between threads, given what is known so far.

@@ -301,3 +301,62 @@ fn warp_shuffles_on_uniform_control_flow_in_partial_warps() {
         assert_eq!((w[0], w[2]), (w[1], w[3]), "{}", r.stdout);
     }
 }
+
+#[test]
+fn uniform_loops_under_divergent_guards() {
+    // `if (i < n)` and an early return around uniform loops: the loops are scalar C,
+    // each thread loop runs the threads whose guard mask is set. `last` is stored in
+    // the guarded loop and read after it: threads outside the guard keep their -1.
+    let m = lower(
+        "__global__ void k(const float *x, float *y, int *last, int n, int m) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            int l = -1;
+            if (i < n) {
+                float acc = 0.0f;
+                for (int j = 0; j < m; j++) { acc += x[j] * (float)(i + 1); l = j; }
+                y[i] = acc;
+            }
+            last[i] = l;
+        }
+        __global__ void kk(const float *x, int *best, int n, int m) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i >= n) return;
+            int b = 0; float bd = 1e30f;
+            for (int c = 0; c < m; c++) {
+                float d = x[c] - (float)i;
+                d = d * d;
+                if (d < bd) { bd = d; b = c; }
+            }
+            best[i] = b;
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions::default()).unwrap();
+    assert!(c.contains("kernel `k`: barrier-region fission"), "{c}");
+    assert!(c.contains("kernel `kk`: barrier-region fission"), "{c}");
+    assert!(c.contains("if (__g0[__t])"), "{c}");
+    let main = "
+        void __stub_k(void) __asm__(\"_Z1kPKfPfPiii\"); void __stub_k(void) {}
+        void __stub_kk(void) __asm__(\"_Z2kkPKfPiii\"); void __stub_kk(void) {}
+        int main(void) {
+            enum { N = 150, M = 37, T = 192 };
+            static float x[M], y[T]; static int last[T], best[T];
+            for (int j = 0; j < M; j++) x[j] = (float)(j * 7 % 11);
+            for (int i = 0; i < T; i++) { y[i] = -5; best[i] = -5; }
+            const float *px = x; float *py = y; int *pl = last, *pb = best; int n = N, m = M;
+            void *a1[] = { &px, &py, &pl, &n, &m };
+            launch(\"_Z1kPKfPfPiii\", d3(3, 1, 1), d3(64, 1, 1), 0, a1);
+            void *a2[] = { &px, &pb, &n, &m };
+            launch(\"_Z2kkPKfPiii\", d3(3, 1, 1), d3(64, 1, 1), 0, a2);
+            int bad = 0;
+            for (int i = 0; i < T; i++) {
+                float acc = 0; for (int j = 0; j < M; j++) acc += x[j] * (float)(i + 1);
+                int b = 0; float bd = 1e30f;
+                for (int c = 0; c < M; c++) { float d = x[c] - (float)i; d = d * d; if (d < bd) { bd = d; b = c; } }
+                if (i < N ? (y[i] != acc || last[i] != M - 1 || best[i] != b) : (y[i] != -5 || last[i] != -1 || best[i] != -5)) bad++;
+            }
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }";
+    let r = compile_and_run("fission_guards", &m, main);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+}

@@ -26,6 +26,12 @@ impl<'m> ModCx<'m> {
             soff += 32; // sizeof(__cu_wslot)
             o
         });
+        // One byte per thread and guard: whether the thread is inside the guarded region.
+        let guard_off: Vec<u64> = plan.uni.guards.iter().map(|_| {
+            let o = soff;
+            soff += 1;
+            o
+        }).collect();
         let slot_bytes = align_up(soff, 8);
         let local_bytes: u64 = (0..f.locals.len())
             .filter(|i| !plan.slots.contains(&LocalId(*i as u32)))
@@ -40,6 +46,13 @@ impl<'m> ModCx<'m> {
                 CType::named("__cu_wslot").ptr().konst(),
                 "__ws",
                 Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("__cu_wslot").ptr())),
+            ));
+        }
+        for (g, o) in guard_off.iter().enumerate() {
+            body.push(Stmt::decl(
+                CType::named("uint8_t").ptr().konst(),
+                format!("__g{g}"),
+                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("uint8_t").ptr())),
             ));
         }
         self.remat_lvalues(f, regions, plan, &shared_off, &mut lv);
@@ -228,7 +241,9 @@ impl<'m> ModCx<'m> {
         if slow {
             tb.push(id("__run").arrow("fault_thread_linear").assign(id("__t")).stmt());
         }
-        if need_ctx {
+        // The thread context is for called device functions: set it where there are calls.
+        let calls = blocks.iter().any(|b| f.block(*b).insts.iter().any(|i| matches!(i.kind, InstKind::Call { .. } | InstKind::CallIndirect { .. })));
+        if need_ctx && calls {
             let dim3 = Expr::CompoundLit(CType::named("cuprite_dim3"), vec![id("__tx"), id("__ty"), id("__tz")]);
             tb.push(id("__ctx").member("tid").assign(dim3).stmt());
             tb.push(id("__ctx").member("tlinear").assign(id("__t")).stmt());
@@ -265,6 +280,11 @@ impl<'m> ModCx<'m> {
                     work = true;
                     cx.warp_operands(*op, args, &mut tb);
                 }
+                if let (Some(g), Terminator::Branch { cond, .. }) = (s.guard_owner, &f.block(s.block).term) {
+                    work = true;
+                    let c = if uni.guards[g].enter_when { cx.v(*cond) } else { Expr::un("!", cx.v(*cond)) };
+                    tb.push(id(format!("__g{g}")).index(id("__t")).assign(c).stmt());
+                }
             }
             if s.diverges {
                 work = true;
@@ -282,6 +302,18 @@ impl<'m> ModCx<'m> {
             }
         }
         tb.push(Stmt::Label(format!("{ver}u{k}_end")));
+        // Inside a guard: only the threads that entered its region do the work. Masks of
+        // guards nested here are cleared first, for the threads that do not.
+        if let Some(g) = uni.guard_of[unit.entry().index()] {
+            let mut guarded = vec![tb.remove(0)];
+            for s in &unit.steps {
+                if let Some(g2) = s.guard_owner {
+                    guarded.push(id(format!("__g{g2}")).index(id("__t")).assign(lit("0")).stmt());
+                }
+            }
+            guarded.push(Stmt::If { cond: id(format!("__g{g}")).index(id("__t")), then: tb, else_: vec![] });
+            tb = guarded;
+        }
         if pred.is_some() {
             out.push(Stmt::decl(CType::named("uint32_t"), format!("__pc{k}"), Some(lit("0"))));
         }
@@ -295,6 +327,7 @@ impl<'m> ModCx<'m> {
         let goto = |b: BlockId| Stmt::Goto(format!("{ver}bb{}", b.0));
         let term = &f.block(last.block).term;
         match term {
+            _ if last.guard_owner.is_some() => out.push(goto(uni.guards[last.guard_owner.unwrap()].entry)),
             _ if last.diverges => match last.join {
                 Some(j) => out.push(goto(j)),
                 None => out.push(Stmt::Goto("__block_done".into())),
