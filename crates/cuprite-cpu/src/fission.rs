@@ -177,7 +177,11 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
             };
             steps.push(Step { block: cur, diverges: diverging, region, join, guard_owner });
             let Some(n) = next else { break };
+            // Uniform loads run before the thread loop: not after this unit's stores.
+            let stores_so_far = members.iter().any(|m| f.block(*m).insts.iter().any(|i| uniformity::writes_memory(&i.kind)));
+            let uniform_loads = f.block(n).insts.iter().any(|i| matches!(i.kind, InstKind::Load { .. }) && i.result.is_some_and(|r| uni.value(r)));
             let joins = uni.block(n)
+                && !(stores_so_far && uniform_loads)
                 && uni.guard_of[n.index()] == uni.guard_of[b.index()]
                 && !assigned[n.index()]
                 && n != BlockId(0)

@@ -4,9 +4,10 @@
 //! Works on block-local IR (values never cross blocks; `block_local` demotes them), where
 //! threads communicate values between blocks only through locals. It is an optimistic
 //! fixpoint: everything starts uniform and the varying sets only grow.
-//! - A value is varying if it comes from `threadIdx`/the lane id, from memory (any load:
-//!   conservative, no analysis of which threads write it), from a call or builtin, from
-//!   a local's address, or from a varying operand or local.
+//! - A value is varying if it comes from `threadIdx`/the lane id, from a load through a
+//!   varying address (or a volatile load, or one after a store in its block, or any load
+//!   in a warp-synchronous kernel), from a call or builtin, from a local's address, or
+//!   from a varying operand or local.
 //! - A block is varying (executed by a subset of the block's threads) if it lies on a
 //!   path from a branch with a varying condition to that branch's immediate
 //!   post-dominator (where all threads meet again).
@@ -101,17 +102,32 @@ pub fn analyse(f: &Function) -> Uniformity {
             }
         }
     }
+    // Warp-synchronous kernels communicate through memory without barriers: no load is
+    // uniform there.
+    let loads_ok = !crate::lockstep::has_steps(f);
     loop {
         let mut changed = false;
         for (bi, b) in f.blocks.iter().enumerate() {
             let in_varying_block = u.varying_block[bi];
+            // A load through a uniform address reads the same value in every thread unless
+            // the memory changes meanwhile: a store by another thread between two
+            // barriers would be a data race, so only the thread's own earlier stores
+            // count, and a load after one in its block stays varying (`fission.rs`
+            // starts a new thread loop before a block with uniform loads that follows
+            // stores).
+            let mut stored = false;
             for i in &b.insts {
                 if let Some(r) = i.result {
-                    if !u.varying_value[r.index()] && inst_is_varying(&i.kind, &u) {
+                    let vary = match &i.kind {
+                        InstKind::Load { ptr, volatile } => *volatile || !loads_ok || stored || u.varying_value[ptr.index()],
+                        k => inst_is_varying(k, &u),
+                    };
+                    if !u.varying_value[r.index()] && vary {
                         u.varying_value[r.index()] = true;
                         changed = true;
                     }
                 }
+                stored |= writes_memory(&i.kind);
                 if let InstKind::StoreLocal(l, v) = i.kind {
                     if !u.varying_local[l.index()] && (in_varying_block || u.varying_value[v.index()]) {
                         u.varying_local[l.index()] = true;
@@ -240,11 +256,21 @@ fn inst_is_varying(k: &InstKind, u: &Uniformity) -> bool {
 }
 
 /// Whether a uniform instruction may run once per block instead of once per thread:
-/// it has no effect but on uniform locals and cannot fault.
+/// it has no effect but on uniform locals, and cannot fault (uniform loads: see
+/// `emit/fission.rs`, which runs them only when some thread would).
 pub fn is_scalar_inst(k: &InstKind, u: &Uniformity, result: Option<ValueId>) -> bool {
     match k {
         InstKind::StoreLocal(l, v) => u.local(*l) && u.value(*v),
-        _ => result.is_some_and(|r| u.value(r)) && !inst_is_varying(k, u),
+        _ => result.is_some_and(|r| u.value(r)),
+    }
+}
+
+/// Whether an instruction may write memory (stores, copies, calls, runtime services).
+pub fn writes_memory(k: &InstKind) -> bool {
+    match k {
+        InstKind::Store { .. } | InstKind::Copy { .. } | InstKind::Call { .. } | InstKind::CallIndirect { .. } => true,
+        InstKind::CallBuiltin { builtin, .. } => !matches!(builtin, Builtin::Math(_)),
+        _ => false,
     }
 }
 
@@ -446,13 +472,21 @@ mod tests {
             "__global__ void k(const int *p, int *out, int n) {
                 int x = 0;
                 int m = p[0];
+                int mt = p[threadIdx.x];
+                out[threadIdx.x] = 1;
+                int after = p[1];
+                volatile int *vp = (volatile int *)p;
+                int vol = vp[2];
                 int c = __syncthreads_count(threadIdx.x & 1);
                 if (threadIdx.x < 5) x = 1;
-                for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = x + m + c;
+                for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = x + m + c + mt + after + vol;
             }",
         );
         assert!(!u.local(local_named(&f, "x")), "stored under a varying condition");
-        assert!(!u.local(local_named(&f, "m")), "loads are varying (no memory analysis)");
+        assert!(u.local(local_named(&f, "m")), "a load through a uniform address before any store");
+        assert!(!u.local(local_named(&f, "mt")), "a load through a varying address");
+        assert!(!u.local(local_named(&f, "after")), "a load after a store in its block");
+        assert!(!u.local(local_named(&f, "vol")), "a volatile load");
         assert!(u.local(local_named(&f, "c")), "a barrier's count is the same for every thread");
         let i = local_named(&f, "i");
         assert!(!u.local(i));

@@ -360,3 +360,46 @@ fn uniform_loops_under_divergent_guards() {
     let r = compile_and_run("fission_guards", &m, main);
     assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
 }
+
+#[test]
+fn uniform_loads_see_the_threads_own_stores_and_never_run_for_no_thread() {
+    // `p[j]` is loaded once per block (a uniform address), but after the thread loop in
+    // which thread 0 stored it: thread 0 reads its own store. In `g`, the guarded loop's
+    // uniform load must not run when no thread entered the guard (`p` is null then).
+    let m = lower(
+        "__global__ void k(int *p, int *out) {
+            for (int j = 0; j < 2; j++) {
+                if (threadIdx.x == 0) p[j] = 42 + j;
+                int v = p[j];
+                out[threadIdx.x * 2 + j] = v;
+            }
+        }
+        __global__ void g(const int *p, int *out, int n) {
+            int acc = 0;
+            if ((int)threadIdx.x < n) {
+                for (int j = 0; j < 3; j++) acc += p[j];
+            }
+            out[threadIdx.x] = acc;
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions::default()).unwrap();
+    assert!(c.contains("kernel `k`: barrier-region fission") && c.contains("kernel `g`: barrier-region fission"), "{c}");
+    assert!(c.contains("__ng0 ? *"), "the guarded uniform load is conditional:\n{c}");
+    let main = "
+        void __stub_k(void) __asm__(\"_Z1kPiS_\"); void __stub_k(void) {}
+        void __stub_g(void) __asm__(\"_Z1gPKiPii\"); void __stub_g(void) {}
+        int main(void) {
+            static int p[2], out[64];
+            int *pp = p, *po = out;
+            void *a1[] = { &pp, &po };
+            launch(\"_Z1kPiS_\", d3(1, 1, 1), d3(32, 1, 1), 0, a1);
+            printf(\"%d %d\\n\", out[0], out[1]);
+            const int *null = 0; int n = 0;
+            void *a2[] = { &null, &po, &n };
+            launch(\"_Z1gPKiPii\", d3(2, 1, 1), d3(32, 1, 1), 0, a2);
+            printf(\"%d\\n\", out[5]);
+            return 0;
+        }";
+    let r = compile_and_run("fission_uniform_loads", &m, main);
+    assert_eq!(r.stdout, "42 43\n0\n", "{}", r.c_source);
+}

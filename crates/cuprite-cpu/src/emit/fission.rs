@@ -49,6 +49,7 @@ impl<'m> ModCx<'m> {
             ));
         }
         for (g, o) in guard_off.iter().enumerate() {
+            body.push(Stmt::decl(CType::named("uint32_t"), format!("__ng{g}"), Some(lit("0"))));
             body.push(Stmt::decl(
                 CType::named("uint8_t").ptr().konst(),
                 format!("__g{g}"),
@@ -180,7 +181,7 @@ impl<'m> ModCx<'m> {
         if !varying_params.is_empty() {
             let mut tb = vec![thread_index()];
             tb.extend(varying_params);
-            out.push(thread_loop(tb, true));
+            out.push(thread_loop(tb, Some("omp simd".into())));
         }
         for (k, unit) in plan.units.iter().enumerate() {
             let mut cx = FnCx {
@@ -225,14 +226,31 @@ impl<'m> ModCx<'m> {
         let names: Vec<String> = unit.steps.iter().map(|s| format!("bb{}", s.block.0)).collect();
         out.push(Stmt::Comment(format!("unit {k}: {}", names.join(", "))));
         out.push(Stmt::Label(format!("{ver}bb{}", unit.entry().0)));
-        // Uniform code of every step, once per block.
+        // Uniform code of every step, once per block. Under a guard, a uniform load runs
+        // only if some thread entered the guarded region (it might fault otherwise).
+        let guard = uni.guard_of[unit.entry().index()];
         for s in &unit.steps {
             for inst in &f.block(s.block).insts {
-                if is_scalar_inst(&inst.kind, uni, inst.result) {
-                    if let Err(e) = cx.emit_inst(inst, out) {
-                        errs.push(e);
-                    }
+                if !is_scalar_inst(&inst.kind, uni, inst.result) {
+                    continue;
                 }
+                let mut code = Vec::new();
+                if let Err(e) = cx.emit_inst(inst, &mut code) {
+                    errs.push(e);
+                }
+                if let (Some(g), InstKind::Load { .. }, [Stmt::Decl { ty, name, init: Some(Initializer::Expr(e)) }]) =
+                    (guard, &inst.kind, code.as_slice())
+                {
+                    let zero = match ty {
+                        CType::Named(n) if n.starts_with("struct ") || n.starts_with("union ") => {
+                            Expr::CompoundLit(ty.clone(), vec![lit("0")])
+                        }
+                        _ => lit("0").cast(ty.clone()),
+                    };
+                    let e = Expr::cond(id(format!("__ng{g}")), e.clone(), zero);
+                    code = vec![Stmt::decl(ty.clone(), name.clone(), Some(e))];
+                }
+                out.extend(code);
             }
         }
         // The thread loop: varying code in program order, divergent regions as labelled C.
@@ -284,6 +302,7 @@ impl<'m> ModCx<'m> {
                     work = true;
                     let c = if uni.guards[g].enter_when { cx.v(*cond) } else { Expr::un("!", cx.v(*cond)) };
                     tb.push(id(format!("__g{g}")).index(id("__t")).assign(c).stmt());
+                    tb.push(id(format!("__ng{g}")).assign_op("+", id(format!("__g{g}")).index(id("__t"))).stmt());
                 }
             }
             if s.diverges {
@@ -321,7 +340,21 @@ impl<'m> ModCx<'m> {
             if !slow {
                 out.push(id("__run").arrow("fault_thread_linear").assign(lit("UINT32_MAX")).stmt());
             }
-            out.push(thread_loop(tb, simd));
+            // Counters the thread loop sums are reductions for `omp simd`.
+            let mut sums = Vec::new();
+            if pred.is_some_and(|p| !uni.value(p)) {
+                sums.push(format!("__pc{k}"));
+            }
+            if let Some(g) = last.guard_owner {
+                out.push(id(format!("__ng{g}")).assign(lit("0")).stmt());
+                sums.push(format!("__ng{g}"));
+            }
+            let pragma = match (simd, sums.is_empty()) {
+                (false, _) => None,
+                (true, true) => Some("omp simd".to_string()),
+                (true, false) => Some(format!("omp simd reduction(+:{})", sums.join(","))),
+            };
+            out.push(thread_loop(tb, pragma));
         }
         // The unit's uniform terminator.
         let goto = |b: BlockId| Stmt::Goto(format!("{ver}bb{}", b.0));
@@ -371,7 +404,7 @@ impl<'m> ModCx<'m> {
                     }
                 }
                 if copy.len() > 1 {
-                    out.push(thread_loop(copy, true));
+                    out.push(thread_loop(copy, Some("omp simd".into())));
                 }
                 out.push(goto(*next));
             }
@@ -421,7 +454,7 @@ fn thread_index() -> Stmt {
 
 /// The loops over the block's threads, `x` innermost and marked for vectorisation:
 /// between two barriers, CUDA lets the threads of a block run in any order.
-fn thread_loop(body: Vec<Stmt>, simd: bool) -> Stmt {
+fn thread_loop(body: Vec<Stmt>, simd: Option<String>) -> Stmt {
     let tloop = |v: &str, lim: &str, body: Vec<Stmt>| Stmt::For {
         init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), v, Some(lit("0"))))),
         cond: Some(id(v).bin("<", id(lim))),
@@ -429,8 +462,8 @@ fn thread_loop(body: Vec<Stmt>, simd: bool) -> Stmt {
         body,
     };
     let mut inner = vec![];
-    if simd {
-        inner.push(Stmt::Pragma("omp simd".into()));
+    if let Some(p) = simd {
+        inner.push(Stmt::Pragma(p));
     }
     inner.push(tloop("__tx", "__bdx", body));
     tloop("__tz", "__bdz", vec![tloop("__ty", "__bdy", inner)])
