@@ -222,6 +222,17 @@ __CU_HELPER void __cu_warp_all(__cu_wslot *s, uint32_t n, uint8_t op) {
     }
 }
 
+/* The same for the threads inside a guarded region (`in[t]` non-zero): those of each
+ * warp take part; a warp with none is skipped. */
+__CU_HELPER void __cu_warp_masked(__cu_wslot *s, uint32_t n, uint8_t op, const uint8_t *in) {
+    for (uint32_t base = 0; base < n; base += 32) {
+        uint32_t lanes = n - base < 32 ? n - base : 32, part = 0;
+        for (uint32_t i = 0; i < lanes; i++)
+            if (in[base + i]) part |= 1u << i;
+        if (part) __cu_warp_compute(s, base, part, op);
+    }
+}
+
 /* Picks what the block does next; returns the region to run, or -1 when every thread
  * has returned. In order: run the region of the lowest thread that is ready; compute a
  * warp collective for a warp whose lanes named by the parked lanes' masks are all there

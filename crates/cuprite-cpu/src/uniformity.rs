@@ -33,12 +33,13 @@ pub struct Uniformity {
 }
 
 /// A branch on a varying value whose one side is a single-entry region holding a loop
-/// (`if (i < n) { for (j = 0; j < m; j++) ... }`, or `if (i >= n) return;` followed by
-/// the rest of the kernel). Instead of divergent, the region is uniform code *guarded* by
+/// and no barrier (`if (i < n) { for (j = 0; j < m; j++) ... }`, or `if (i >= n)
+/// return;` followed by the rest of the kernel). Instead of divergent, the region is uniform code *guarded* by
 /// a per-thread mask: its uniform control flow runs once per block whether or not any
 /// thread takes the branch (it is pure), its per-thread work only for the threads that
-/// do. A local stored in the region is varying if it is live where the sides meet again
-/// (threads that skipped the region keep their old value).
+/// do; its warp collectives are computed among those threads. A local stored in the
+/// region is varying if it is live where the sides meet again (threads that skipped the
+/// region keep their old value).
 #[derive(Debug, Clone)]
 pub struct Guard {
     /// The block that ends in the branch, and the region's entry.
@@ -154,12 +155,19 @@ pub fn analyse(f: &Function) -> Uniformity {
                     // the region keep another value.
                     let live = g.join.map(|j| &live_in[j.index()]);
                     for r in &g.blocks {
-                        for i in &f.block(*r).insts {
-                            if let InstKind::StoreLocal(l, _) = i.kind {
-                                if live.is_some_and(|s| s.contains(&l)) && !u.varying_local[l.index()] {
-                                    u.varying_local[l.index()] = true;
-                                    changed = true;
-                                }
+                        let block = f.block(*r);
+                        let stored = block.insts.iter().filter_map(|i| match i.kind {
+                            InstKind::StoreLocal(l, _) => Some(l),
+                            _ => None,
+                        });
+                        let results = match &block.term {
+                            Terminator::Warp { results, .. } => results.clone(),
+                            _ => vec![],
+                        };
+                        for l in stored.chain(results) {
+                            if live.is_some_and(|s| s.contains(&l)) && !u.varying_local[l.index()] {
+                                u.varying_local[l.index()] = true;
+                                changed = true;
                             }
                         }
                     }
@@ -215,7 +223,7 @@ fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprit
     for b in &blocks {
         let term = &f.block(*b).term;
         match term {
-            Terminator::Barrier { .. } | Terminator::Warp { .. } | Terminator::Unreachable => return None,
+            Terminator::Barrier { .. } | Terminator::Unreachable => return None,
             Terminator::Return(_) if join.is_some() => return None,
             _ => {}
         }

@@ -393,18 +393,28 @@ impl<'m> ModCx<'m> {
             Terminator::Unreachable => out.push(call("__builtin_unreachable", vec![]).stmt()),
             Terminator::Warp { op, results, next, .. } => {
                 if !matches!(op, WarpOp::SyncWarp | WarpOp::Lockstep) {
-                    let code = cut_code(f, term).1;
-                    out.push(call("__cu_warp_all", vec![id("__ws"), id("__nthreads"), lit(code.to_string())]).stmt());
+                    let code = lit(cut_code(f, term).1.to_string());
+                    out.push(match guard {
+                        None => call("__cu_warp_all", vec![id("__ws"), id("__nthreads"), code]).stmt(),
+                        Some(g) => call("__cu_warp_masked", vec![id("__ws"), id("__nthreads"), code, id(format!("__g{g}"))]).stmt(),
+                    });
                 }
-                // Results that the next units read: into their slots.
-                let mut copy = vec![thread_index()];
+                // Results that the next units read: into their slots (for the threads
+                // inside the guard, if any).
+                let mut copies = Vec::new();
                 for (i, res) in results.iter().enumerate() {
                     if plan.slots.contains(res) {
-                        copy.push(cx.lv[res.index()].clone().assign(cx.warp_result(i, &f.local(*res).ty)).stmt());
+                        copies.push(cx.lv[res.index()].clone().assign(cx.warp_result(i, &f.local(*res).ty)).stmt());
                     }
                 }
-                if copy.len() > 1 {
-                    out.push(thread_loop(copy, Some("omp simd".into())));
+                if !copies.is_empty() {
+                    let copies = match guard {
+                        None => copies,
+                        Some(g) => vec![Stmt::If { cond: id(format!("__g{g}")).index(id("__t")), then: copies, else_: vec![] }],
+                    };
+                    let mut body = vec![thread_index()];
+                    body.extend(copies);
+                    out.push(thread_loop(body, Some("omp simd".into())));
                 }
                 out.push(goto(*next));
             }
