@@ -403,3 +403,50 @@ fn uniform_loads_see_the_threads_own_stores_and_never_run_for_no_thread() {
     let r = compile_and_run("fission_uniform_loads", &m, main);
     assert_eq!(r.stdout, "42 43\n0\n", "{}", r.c_source);
 }
+
+#[test]
+fn warp_collectives_inside_a_guard_among_the_threads_that_entered() {
+    // Lanes 20..31 of each warp return early; the shuffles after it are computed among
+    // lanes 0..19 (a shuffle from a lane that left gives the reader's own value, as
+    // under the general scheduler), the loop around them stays scalar.
+    let m = lower(
+        "__global__ void k(const int *in, int *out, int *ballots) {
+            if ((threadIdx.x & 31) >= 20) return;
+            int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+            for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffff, v, off);
+            unsigned b = __ballot_sync(0xffffffff, v & 1);
+            out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+            if ((threadIdx.x & 31) == 0) ballots[blockIdx.x * 2 + threadIdx.x / 32] = b;
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static int in[128], out[128], ballots[4];
+            for (int i = 0; i < 128; i++) {{ in[i] = i * 7 % 13; out[i] = -1; }}
+            const int *pi = in; int *po = out, *pb = ballots;
+            void *args[] = {{ &pi, &po, &pb }};
+            LAUNCH0(d3(2, 1, 1), d3(64, 1, 1), 0, args);
+            int bad = 0;
+            for (int w = 0; w < 4; w++) {{
+                int v[32]; for (int l = 0; l < 32; l++) v[l] = in[w * 32 + l];
+                for (int off = 16; off > 0; off >>= 1) {{
+                    int nv[32];
+                    for (int l = 0; l < 20; l++) nv[l] = v[l] + (l + off < 20 ? v[l + off] : v[l]);
+                    for (int l = 0; l < 20; l++) v[l] = nv[l];
+                }}
+                unsigned b = 0;
+                for (int l = 0; l < 32; l++) {{
+                    int want = l < 20 ? v[l] : -1;
+                    if (out[w * 32 + l] != want) bad++;
+                    if (l < 20 && (v[l] & 1)) b |= 1u << l;
+                }}
+                if ((unsigned)ballots[w] != b) bad++;
+            }}
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_warp_guard", &m, &main);
+    assert!(r.c_source.contains("__cu_warp_masked("), "{}", r.c_source);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+}
