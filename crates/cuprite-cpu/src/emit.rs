@@ -831,7 +831,7 @@ impl<'m> ModCx<'m> {
             if let Some((k, res)) = bar_result {
                 tb.push(lv[res.index()].clone().assign(id(format!("__bres{k}"))).stmt());
             }
-            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions, ret_goto: None, plain_atomics: None };
+            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions, ret_goto: None, plain_atomics: None, defs: None };
             let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("{ver}r{r}_") } else { ver.to_string() }, ver: ver.to_string(), labels: HashMap::new(), subst: HashMap::new() };
             for (i, res) in cut_results.iter().enumerate() {
                 tb.push(lv[res.index()].clone().assign(cx.warp_result(i, &f.local(*res).ty)).stmt());
@@ -1351,6 +1351,9 @@ struct KernelCx<'a> {
     /// Pointers into shared memory whose atomics may be plain read-modify-writes here
     /// (see `emit/fission.rs`).
     plain_atomics: Option<&'a HashSet<ValueId>>,
+    /// Under fission: each value's defining instruction, for widening signed 32-bit
+    /// index arithmetic into 64 bits where it feeds a pointer offset (`wide_index`).
+    defs: Option<&'a HashMap<ValueId, InstKind>>,
 }
 
 /// Lowering of one function's blocks (a device function, or one region of a kernel).
@@ -1600,7 +1603,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
             InstKind::PtrAdd { base, index } => {
                 let bt = self.vty(*base);
                 let b = if self.mc.ctype(bt) != self.mc.ctype(&rty) { self.v(*base).cast(self.mc.ctype(&rty)) } else { self.v(*base) };
-                self.def(out, r, b.bin("+", self.v(*index)));
+                self.def(out, r, b.bin("+", self.wide_index(*index, 6)));
             }
             InstKind::PtrDiff(a, b) => {
                 self.def(out, r, self.v(*a).bin("-", self.v(*b)).cast(CType::named("int64_t")));
@@ -1637,6 +1640,31 @@ impl<'a, 'm> FnCx<'a, 'm> {
             InstKind::CallBuiltin { builtin, args } => self.builtin(builtin, args, r, &rty, loc, out)?,
         }
         Ok(())
+    }
+
+    /// A pointer offset: under fission, `int` additions, subtractions and multiplications
+    /// that compute it are redone in 64 bits. They differ from the 32-bit ones only where
+    /// those overflow, which is undefined in CUDA C++ (nvcc widens them the same way), and
+    /// they keep `base + tid`-style offsets affine for the vectoriser under `-fwrapv`.
+    fn wide_index(&self, v: ValueId, depth: u32) -> Expr {
+        let leaf = || if *self.vty(v) == Type::I32 && depth < 6 { self.v(v).cast(CType::named("int64_t")) } else { self.v(v) };
+        let Some(defs) = self.kernel.as_ref().and_then(|k| k.defs) else { return self.v(v) };
+        if *self.vty(v) != Type::I32 || depth == 0 {
+            return leaf();
+        }
+        match defs.get(&v) {
+            Some(InstKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), a, b))
+                if *self.vty(*a) == Type::I32 && *self.vty(*b) == Type::I32 =>
+            {
+                let o = match op {
+                    BinaryOp::Add => "+",
+                    BinaryOp::Sub => "-",
+                    _ => "*",
+                };
+                self.wide_index(*a, depth - 1).bin(o, self.wide_index(*b, depth - 1))
+            }
+            _ => leaf(),
+        }
     }
 
     /// The pointer value `p` as a `T *` (cast if its static type differs).

@@ -303,10 +303,11 @@ fn warp_shuffles_on_uniform_control_flow_in_partial_warps() {
 }
 
 #[test]
-fn uniform_loops_under_divergent_guards() {
-    // `if (i < n)` and an early return around uniform loops: the loops are scalar C,
-    // each thread loop runs the threads whose guard mask is set. `last` is stored in
-    // the guarded loop and read after it: threads outside the guard keep their -1.
+fn guards_around_collectives_keep_loops_scalar() {
+    // `if (i < n)` and an early return around loops with warp collectives: the loops are
+    // scalar C, each thread loop runs the threads whose guard mask is set. `last` is
+    // stored in the guarded loop and read after it: threads outside the guard keep -1.
+    // (A shuffle with lane mask 0 returns the thread's own value.)
     let m = lower(
         "__global__ void k(const float *x, float *y, int *last, int n, int m) {
             int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -314,6 +315,7 @@ fn uniform_loops_under_divergent_guards() {
             if (i < n) {
                 float acc = 0.0f;
                 for (int j = 0; j < m; j++) { acc += x[j] * (float)(i + 1); l = j; }
+                acc = __shfl_xor_sync(0xffffffff, acc, 0);
                 y[i] = acc;
             }
             last[i] = l;
@@ -327,7 +329,7 @@ fn uniform_loops_under_divergent_guards() {
                 d = d * d;
                 if (d < bd) { bd = d; b = c; }
             }
-            best[i] = b;
+            best[i] = __shfl_xor_sync(0xffffffff, b, 0);
         }",
     );
     let c = emit_c(&m, &EmitOptions::default()).unwrap();
@@ -372,12 +374,14 @@ fn uniform_loads_see_the_threads_own_stores_and_never_run_for_no_thread() {
                 if (threadIdx.x == 0) p[j] = 42 + j;
                 int v = p[j];
                 out[threadIdx.x * 2 + j] = v;
+                __syncthreads();
             }
         }
         __global__ void g(const int *p, int *out, int n) {
             int acc = 0;
             if ((int)threadIdx.x < n) {
                 for (int j = 0; j < 3; j++) acc += p[j];
+                acc = __shfl_xor_sync(0xffffffff, acc, 0);
             }
             out[threadIdx.x] = acc;
         }",

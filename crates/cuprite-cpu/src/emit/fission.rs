@@ -114,7 +114,7 @@ impl<'m> ModCx<'m> {
             mc: self,
             f,
             lv: lv.to_vec(),
-            kernel: Some(KernelCx { region: 0, multi: true, warp: false, shared_off, regions, ret_goto: None, plain_atomics: None }),
+            kernel: Some(KernelCx { region: 0, multi: true, warp: false, shared_off, regions, ret_goto: None, plain_atomics: None, defs: None }),
             prefix: String::new(),
             ver: String::new(),
             labels: HashMap::new(),
@@ -169,6 +169,8 @@ impl<'m> ModCx<'m> {
     ) -> Vec<Stmt> {
         let mut out = Vec::new();
         let shared_ptrs = self.shared_pointers(f);
+        let defs: HashMap<ValueId, InstKind> =
+            f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| i.result.map(|r| (r, i.kind.clone()))).collect();
         // Parameters: uniform ones are scalars; varying ones live in slots.
         let mut varying_params = Vec::new();
         for (i, p) in f.params.iter().enumerate() {
@@ -196,6 +198,7 @@ impl<'m> ModCx<'m> {
                     regions,
                     ret_goto: Some(format!("{ver}u{k}_end")),
                     plain_atomics: None,
+                    defs: Some(&defs),
                 }),
                 prefix: format!("{ver}u{k}_"),
                 ver: ver.to_string(),
