@@ -144,9 +144,6 @@ pub fn c_compiler_flags(opt_level: u8) -> Vec<String> {
         // Thread loops carry `#pragma omp simd` (threads between barriers are
         // independent); this honours the pragma without OpenMP's runtime.
         "-fopenmp-simd".into(),
-        // ... but keep GCC's cost model for them (it is off for `omp simd` loops by
-        // default): a thread loop full of gathers and scatters is slower vectorised.
-        "-fsimd-cost-model=dynamic".into(),
         // Usable in PIE executables and in shared objects (run-time compilation).
         "-fPIC".into(),
         // Warnings about generated code are not the user's to act on.
