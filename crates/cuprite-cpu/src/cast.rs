@@ -342,6 +342,8 @@ pub enum Stmt {
     Return(Option<Expr>),
     Continue,
     Comment(String),
+    /// `#pragma ...` on a line of its own (`omp simd` before a thread loop).
+    Pragma(String),
     /// `#line N "file"` (only with -G).
     Line(u32, String),
     Blank,
@@ -544,6 +546,9 @@ impl Printer {
                 for l in c.lines() {
                     self.line(&format!("/* {} */", l.replace("*/", "* /")));
                 }
+            }
+            Stmt::Pragma(p) => {
+                self.out.push_str(&format!("#pragma {p}\n"));
             }
             Stmt::Line(n, f) => {
                 self.out.push_str(&format!("#line {n} {}\n", c_string_literal(f.as_bytes())));

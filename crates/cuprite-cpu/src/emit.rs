@@ -8,6 +8,8 @@ use crate::{BackendError, EmitOptions};
 use cuprite_ir::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+mod fission;
+
 const ABI_HEADER: &str = include_str!("../../cuprite-rt/csrc/cuprite_abi.h");
 const PRELUDE: &str = include_str!("prelude.h");
 /// CUDA math functions C lacks; shared with host code through Cuprite's headers.
@@ -621,7 +623,7 @@ impl<'m> ModCx<'m> {
                 body.push(local_decl(self, l, &local_name(f, lid)));
             }
         }
-        let cx = FnCx { mc: self, f, lv, kernel: None, prefix: String::new(), ver: String::new() };
+        let cx = FnCx { mc: self, f, lv, kernel: None, prefix: String::new(), ver: String::new(), labels: HashMap::new(), subst: HashMap::new() };
         let blocks = reachable(f);
         let mut out = Vec::new();
         let mut errs = Vec::new();
@@ -643,33 +645,18 @@ impl<'m> ModCx<'m> {
         // in the prelude): each thread has a resume point in a `__cu_wslot`. Kernels with
         // barriers only keep the direct region-to-region jumps below.
         let warp = regions.has_warp;
+        let general_why = if self.opts.line_directives {
+            "-G".to_string()
+        } else {
+            match crate::fission::plan(&f) {
+                Ok(plan) => return self.emit_kernel_fissioned(kid, &f, &regions, &plan, items),
+                Err(why) => why,
+            }
+        };
 
-        // Shared memory layout: the static __shared__ variables this kernel can reach.
-        let used_shared = self.shared_used_by(&f);
-        let mut shared_off: HashMap<GlobalId, u64> = HashMap::new();
-        let mut off = 0u64;
-        for g in &used_shared {
-            let gl = self.m.global(*g);
-            let (s, a) = self.layout(&gl.ty);
-            let a = gl.align.unwrap_or(a).max(a);
-            off = align_up(off, a);
-            shared_off.insert(*g, off);
-            off += s;
-        }
-        let static_shared = off;
+        let (shared_off, static_shared) = self.shared_layout(&f);
 
-        // Slot layout (structure of arrays: each slot local is an array over the block's
-        // threads at thread_slots + offset * nthreads).
-        let mut slot_off: Vec<(LocalId, u64)> = Vec::new();
-        let mut soff = 0u64;
-        for l in &regions.slot_locals {
-            let lo = f.local(*l);
-            let (s, a) = self.layout(&lo.ty);
-            let a = lo.align.unwrap_or(a).max(a);
-            soff = align_up(soff, a);
-            slot_off.push((*l, soff));
-            soff += align_up(s, a);
-        }
+        let (slot_off, mut soff) = self.slot_layout(&f, &regions.slot_locals);
         let alive_off = if multi && !warp {
             let o = soff;
             soff += 1;
@@ -695,50 +682,11 @@ impl<'m> ModCx<'m> {
             .sum();
         let need_ctx = simt::needs_ctx(&f);
 
-        let mut body: Vec<Stmt> = Vec::new();
-        let u32t = CType::named("uint32_t").konst();
+        let mut body = self.kernel_prologue(kid, &f, static_shared, &shared_off, need_ctx, items);
         let run = || id("__run");
-        body.push(Stmt::decl(CType::named("cuprite_launch").konst().ptr().konst(), "__l", Some(run().arrow("launch"))));
-        for (n, fld) in [("__bdx", "block_dim.x"), ("__bdy", "block_dim.y"), ("__bdz", "block_dim.z"), ("__gdx", "grid_dim.x"), ("__gdy", "grid_dim.y"), ("__gdz", "grid_dim.z")] {
-            let (a, b) = fld.split_once('.').unwrap();
-            body.push(Stmt::decl(u32t.clone(), n, Some(id("__l").arrow(a).member(b))));
-        }
-        // CUDA's limits (the runtime rejects larger launches); stated here so that the
-        // C compiler knows the ranges of thread indices.
-        body.push(Stmt::If {
-            cond: id("__bdx").bin(">", lit("1024u")).bin("||", id("__bdy").bin(">", lit("1024u"))).bin("||", id("__bdz").bin(">", lit("64u"))),
-            then: vec![call("__cuprite_kernel_error", vec![lit("9 /* cudaErrorInvalidConfiguration */"), Expr::Str(b"block dimensions exceed (1024, 1024, 64)".to_vec())]).stmt()],
-            else_: vec![],
-        });
-        body.push(Stmt::decl(u32t.clone(), "__nthreads", Some(id("__bdx").bin("*", id("__bdy")).bin("*", id("__bdz")))));
-        body.push(Stmt::decl(CType::named("char").ptr().konst(), "__shared", Some(run().arrow("shared"))));
-        body.push(Stmt::decl(
-            CType::named("char").ptr().konst(),
-            "__dyn_shared",
-            Some(id("__shared").bin("+", call("CUPRITE_DYNAMIC_SHARED_OFFSET", vec![lit(format!("{static_shared}u"))]))),
-        ));
-        body.push(Stmt::decl(CType::named("char").ptr().konst(), "__slots", Some(run().arrow("thread_slots"))));
-        // Kernel arguments, read once per run.
-        for (i, p) in f.params.iter().enumerate() {
-            let t = self.ctype(&f.local(*p).ty);
-            body.push(Stmt::decl(
-                t.clone(),
-                format!("__arg{i}"),
-                Some(id("__l").arrow("args").index(lit(i.to_string())).cast(t.clone().konst().ptr()).deref()),
-            ));
-        }
         // Slot arrays.
         let mut lv: Vec<Expr> = f.locals.iter().enumerate().map(|(i, _)| id_expr(&local_name(&f, LocalId(i as u32)))).collect();
-        for (l, o) in &slot_off {
-            let t = self.ctype(&f.local(*l).ty);
-            let name = format!("__s_{}", local_name(&f, *l));
-            body.push(Stmt::decl(
-                t.clone().ptr().konst(),
-                name.clone(),
-                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(t.ptr())),
-            ));
-            lv[l.index()] = id(name).index(id("__t"));
-        }
+        body.extend(self.slot_arrays(&f, &slot_off, &mut lv));
         if let Some(o) = alive_off {
             body.push(Stmt::decl(
                 CType::named("uint8_t").ptr().konst(),
@@ -780,60 +728,9 @@ impl<'m> ModCx<'m> {
                 body.push(Stmt::decl(CType::named("int32_t"), format!("__bres{k}"), Some(lit("0"))));
             }
         }
-        if need_ctx {
-            // Offsets of the module's static shared variables in this kernel's layout.
-            let nsh = self.shared_index.len();
-            let shoff = if nsh > 0 {
-                let mut v = vec![0u64; nsh];
-                for (g, o) in &shared_off {
-                    v[self.shared_index[g]] = *o;
-                }
-                let tname = format!("__cuprite_k{}_shoff", kid.0);
-                items.push(Item::Var {
-                    storage: "static",
-                    ty: CType::Array(Box::new(CType::named("uint32_t")), nsh as u64).konst_elem(),
-                    name: tname.clone(),
-                    attrs: vec![],
-                    asm_name: None,
-                    init: Some(Initializer::List(v.iter().map(|o| (None, Initializer::Expr(lit(format!("{o}u"))))).collect())),
-                });
-                id(tname)
-            } else {
-                lit("NULL")
-            };
-            let e = |s: &str, x: Expr| (Some(s.to_string()), Initializer::Expr(x));
-            body.push(Stmt::Decl {
-                ty: CType::named("__cuprite_tctx"),
-                name: "__ctx".into(),
-                init: Some(Initializer::List(vec![
-                    e("bdim", id("__l").arrow("block_dim")),
-                    e("gdim", id("__l").arrow("grid_dim")),
-                    e("shared", id("__shared")),
-                    e("dyn_shared", id("__dyn_shared")),
-                    e("shoff", shoff),
-                ])),
-            });
-        }
-
         // The block loop.
-        let mut blk = Vec::new();
-        let u32n = CType::named("uint32_t").konst();
-        blk.push(Stmt::decl(u32n.clone(), "__bx", Some(id("__blk").bin("%", id("__gdx")).cast(CType::named("uint32_t")))));
-        blk.push(Stmt::decl(
-            u32n.clone(),
-            "__by",
-            Some(id("__blk").bin("/", id("__gdx")).bin("%", id("__gdy")).cast(CType::named("uint32_t"))),
-        ));
-        blk.push(Stmt::decl(
-            u32n,
-            "__bz",
-            Some(id("__blk").bin("/", id("__gdx").cast(CType::named("uint64_t")).bin("*", id("__gdy"))).cast(CType::named("uint32_t"))),
-        ));
+        let mut blk = block_coords(need_ctx);
         let dim3 = |a: &str, b: &str, c: &str| Expr::CompoundLit(CType::named("cuprite_dim3"), vec![id(a), id(b), id(c)]);
-        blk.push(run().arrow("fault_block").assign(dim3("__bx", "__by", "__bz")).stmt());
-        if need_ctx {
-            blk.push(id("__ctx").member("bid").assign(dim3("__bx", "__by", "__bz")).stmt());
-        }
         if warp {
             blk.push(Stmt::For {
                 init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), "__i", Some(lit("0"))))),
@@ -934,19 +831,11 @@ impl<'m> ModCx<'m> {
             if let Some((k, res)) = bar_result {
                 tb.push(lv[res.index()].clone().assign(id(format!("__bres{k}"))).stmt());
             }
+            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions, ret_goto: None, plain_atomics: None, defs: None };
+            let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("{ver}r{r}_") } else { ver.to_string() }, ver: ver.to_string(), labels: HashMap::new(), subst: HashMap::new() };
             for (i, res) in cut_results.iter().enumerate() {
-                let raw = id("__ws").index(id("__t")).member("res");
-                let ty = &f.local(*res).ty;
-                let e = match ty {
-                    _ if i == 1 => raw.bin(">>", lit("32")).cast(CType::named("int32_t")),
-                    Type::F32 => call("__cu_uint_as_float", vec![raw.cast(CType::named("uint32_t"))]),
-                    Type::F64 => call("__cu_longlong_as_double", vec![raw.cast(CType::named("int64_t"))]),
-                    t => raw.cast(self.ctype(t)),
-                };
-                tb.push(lv[res.index()].clone().assign(e).stmt());
+                tb.push(lv[res.index()].clone().assign(cx.warp_result(i, &f.local(*res).ty)).stmt());
             }
-            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions };
-            let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("{ver}r{r}_") } else { ver.to_string() }, ver: ver.to_string() };
             for b in &reg.blocks {
                 cx.emit_block(*b, &mut tb, &mut errs);
             }
@@ -1041,7 +930,7 @@ impl<'m> ModCx<'m> {
             body: blk,
         });
         self.errors.extend(errs);
-        let mut comment = format!("kernel `{}`: {} region(s)", f.name, regions.regions.len());
+        let mut comment = format!("kernel `{}`: {} region(s), general form ({general_why})", f.name, regions.regions.len());
         if !regions.slot_locals.is_empty() {
             let names: Vec<String> = regions.slot_locals.iter().map(|l| f.local(*l).name.clone()).collect();
             comment.push_str(&format!("; kept in per-thread slots across barriers: {}", names.join(", ")));
@@ -1058,6 +947,134 @@ impl<'m> ModCx<'m> {
         let barriers = f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. }));
         let lockstep = crate::lockstep::has_steps(&f);
         KernelDesc { id: kid, static_shared, slot_bytes, local_bytes, barriers, lockstep }
+    }
+
+    /// Offsets of the static `__shared__` variables this kernel can reach, and their size.
+    fn shared_layout(&self, f: &Function) -> (HashMap<GlobalId, u64>, u64) {
+        let mut shared_off: HashMap<GlobalId, u64> = HashMap::new();
+        let mut off = 0u64;
+        for g in &self.shared_used_by(f) {
+            let gl = self.m.global(*g);
+            let (s, a) = self.layout(&gl.ty);
+            let a = gl.align.unwrap_or(a).max(a);
+            off = align_up(off, a);
+            shared_off.insert(*g, off);
+            off += s;
+        }
+        (shared_off, off)
+    }
+
+    /// Slot layout (structure of arrays: each slot local is an array over the block's
+    /// threads at thread_slots + offset * nthreads), and the bytes per thread so far.
+    fn slot_layout(&self, f: &Function, locals: &BTreeSet<LocalId>) -> (Vec<(LocalId, u64)>, u64) {
+        let mut slot_off: Vec<(LocalId, u64)> = Vec::new();
+        let mut soff = 0u64;
+        for l in locals {
+            let lo = f.local(*l);
+            let (s, a) = self.layout(&lo.ty);
+            let a = lo.align.unwrap_or(a).max(a);
+            soff = align_up(soff, a);
+            slot_off.push((*l, soff));
+            soff += align_up(s, a);
+        }
+        (slot_off, soff)
+    }
+
+    /// Declarations of the slot arrays; points each slot local's lvalue at its element.
+    fn slot_arrays(&self, f: &Function, slot_off: &[(LocalId, u64)], lv: &mut [Expr]) -> Vec<Stmt> {
+        let mut body = Vec::new();
+        for (l, o) in slot_off {
+            let t = self.ctype(&f.local(*l).ty);
+            let name = format!("__s_{}", local_name(f, *l));
+            body.push(Stmt::decl(
+                t.clone().ptr().konst(),
+                name.clone(),
+                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(t.ptr())),
+            ));
+            lv[l.index()] = id(name).index(id("__t"));
+        }
+        body
+    }
+
+    /// The start of a kernel entry: launch dimensions (checked against CUDA's limits),
+    /// shared memory, slots, the arguments and, for kernels that call device functions,
+    /// the thread context.
+    fn kernel_prologue(
+        &mut self,
+        kid: FuncId,
+        f: &Function,
+        static_shared: u64,
+        shared_off: &HashMap<GlobalId, u64>,
+        need_ctx: bool,
+        items: &mut Vec<Item>,
+    ) -> Vec<Stmt> {
+        let mut body: Vec<Stmt> = Vec::new();
+        let u32t = CType::named("uint32_t").konst();
+        let run = || id("__run");
+        body.push(Stmt::decl(CType::named("cuprite_launch").konst().ptr().konst(), "__l", Some(run().arrow("launch"))));
+        for (n, fld) in [("__bdx", "block_dim.x"), ("__bdy", "block_dim.y"), ("__bdz", "block_dim.z"), ("__gdx", "grid_dim.x"), ("__gdy", "grid_dim.y"), ("__gdz", "grid_dim.z")] {
+            let (a, b) = fld.split_once('.').unwrap();
+            body.push(Stmt::decl(u32t.clone(), n, Some(id("__l").arrow(a).member(b))));
+        }
+        // CUDA's limits (the runtime rejects larger launches); stated here so that the
+        // C compiler knows the ranges of thread indices.
+        body.push(Stmt::If {
+            cond: id("__bdx").bin(">", lit("1024u")).bin("||", id("__bdy").bin(">", lit("1024u"))).bin("||", id("__bdz").bin(">", lit("64u"))),
+            then: vec![call("__cuprite_kernel_error", vec![lit("9 /* cudaErrorInvalidConfiguration */"), Expr::Str(b"block dimensions exceed (1024, 1024, 64)".to_vec())]).stmt()],
+            else_: vec![],
+        });
+        body.push(Stmt::decl(u32t.clone(), "__nthreads", Some(id("__bdx").bin("*", id("__bdy")).bin("*", id("__bdz")))));
+        body.push(Stmt::decl(CType::named("char").ptr().konst(), "__shared", Some(run().arrow("shared"))));
+        body.push(Stmt::decl(
+            CType::named("char").ptr().konst(),
+            "__dyn_shared",
+            Some(id("__shared").bin("+", call("CUPRITE_DYNAMIC_SHARED_OFFSET", vec![lit(format!("{static_shared}u"))]))),
+        ));
+        body.push(Stmt::decl(CType::named("char").ptr().konst(), "__slots", Some(run().arrow("thread_slots"))));
+        // Kernel arguments, read once per run.
+        for (i, p) in f.params.iter().enumerate() {
+            let t = self.ctype(&f.local(*p).ty);
+            body.push(Stmt::decl(
+                t.clone(),
+                format!("__arg{i}"),
+                Some(id("__l").arrow("args").index(lit(i.to_string())).cast(t.clone().konst().ptr()).deref()),
+            ));
+        }
+        if need_ctx {
+            // Offsets of the module's static shared variables in this kernel's layout.
+            let nsh = self.shared_index.len();
+            let shoff = if nsh > 0 {
+                let mut v = vec![0u64; nsh];
+                for (g, o) in shared_off {
+                    v[self.shared_index[g]] = *o;
+                }
+                let tname = format!("__cuprite_k{}_shoff", kid.0);
+                items.push(Item::Var {
+                    storage: "static",
+                    ty: CType::Array(Box::new(CType::named("uint32_t")), nsh as u64).konst_elem(),
+                    name: tname.clone(),
+                    attrs: vec![],
+                    asm_name: None,
+                    init: Some(Initializer::List(v.iter().map(|o| (None, Initializer::Expr(lit(format!("{o}u"))))).collect())),
+                });
+                id(tname)
+            } else {
+                lit("NULL")
+            };
+            let e = |s: &str, x: Expr| (Some(s.to_string()), Initializer::Expr(x));
+            body.push(Stmt::Decl {
+                ty: CType::named("__cuprite_tctx"),
+                name: "__ctx".into(),
+                init: Some(Initializer::List(vec![
+                    e("bdim", id("__l").arrow("block_dim")),
+                    e("gdim", id("__l").arrow("grid_dim")),
+                    e("shared", id("__shared")),
+                    e("dyn_shared", id("__dyn_shared")),
+                    e("shoff", shoff),
+                ])),
+            });
+        }
+        body
     }
 
     /// Static shared variables used by a kernel (after inlining) and the functions it
@@ -1192,6 +1209,29 @@ fn region_is_slow(f: &Function, reg: &simt::Region) -> bool {
     })
 }
 
+/// The block's coordinates from its linear index `__blk`, recorded for fault messages.
+fn block_coords(need_ctx: bool) -> Vec<Stmt> {
+    let mut blk = Vec::new();
+    let u32n = CType::named("uint32_t").konst();
+    blk.push(Stmt::decl(u32n.clone(), "__bx", Some(id("__blk").bin("%", id("__gdx")).cast(CType::named("uint32_t")))));
+    blk.push(Stmt::decl(
+        u32n.clone(),
+        "__by",
+        Some(id("__blk").bin("/", id("__gdx")).bin("%", id("__gdy")).cast(CType::named("uint32_t"))),
+    ));
+    blk.push(Stmt::decl(
+        u32n,
+        "__bz",
+        Some(id("__blk").bin("/", id("__gdx").cast(CType::named("uint64_t")).bin("*", id("__gdy"))).cast(CType::named("uint32_t"))),
+    ));
+    let dim3 = |a: &str, b: &str, c: &str| Expr::CompoundLit(CType::named("cuprite_dim3"), vec![id(a), id(b), id(c)]);
+    blk.push(id("__run").arrow("fault_block").assign(dim3("__bx", "__by", "__bz")).stmt());
+    if need_ctx {
+        blk.push(id("__ctx").member("bid").assign(dim3("__bx", "__by", "__bz")).stmt());
+    }
+    blk
+}
+
 fn id_expr(s: &str) -> Expr {
     id(s.to_string())
 }
@@ -1306,6 +1346,14 @@ struct KernelCx<'a> {
     warp: bool,
     shared_off: &'a HashMap<GlobalId, u64>,
     regions: &'a Regions,
+    /// Under barrier-region fission (`emit/fission.rs`): where a returning thread goes.
+    ret_goto: Option<String>,
+    /// Pointers into shared memory whose atomics may be plain read-modify-writes here
+    /// (see `emit/fission.rs`).
+    plain_atomics: Option<&'a HashSet<ValueId>>,
+    /// Under fission: each value's defining instruction, for widening signed 32-bit
+    /// index arithmetic into 64 bits where it feeds a pointer offset (`wide_index`).
+    defs: Option<&'a HashMap<ValueId, InstKind>>,
 }
 
 /// Lowering of one function's blocks (a device function, or one region of a kernel).
@@ -1318,6 +1366,11 @@ struct FnCx<'a, 'm> {
     prefix: String,
     /// Label prefix of the kernel body's copy (see versioning in `emit_kernel`).
     ver: String,
+    /// Labels that replace the usual ones for jumps to these blocks.
+    labels: HashMap<BlockId, String>,
+    /// Expressions that stand for values instead of their C variables (values
+    /// recomputed where used, see `Plan::remat`).
+    subst: HashMap<ValueId, Expr>,
 }
 
 fn vname(v: ValueId) -> String {
@@ -1352,9 +1405,15 @@ fn cvt_suffix(t: &Type) -> Option<&'static str> {
 
 impl<'a, 'm> FnCx<'a, 'm> {
     fn label(&self, b: BlockId) -> String {
+        if let Some(l) = self.labels.get(&b) {
+            return l.clone();
+        }
         format!("{}bb{}", self.prefix, b.0)
     }
     fn v(&self, v: ValueId) -> Expr {
+        if let Some(e) = self.subst.get(&v) {
+            return e.clone();
+        }
         id(vname(v))
     }
     fn vty(&self, v: ValueId) -> &Type {
@@ -1544,7 +1603,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
             InstKind::PtrAdd { base, index } => {
                 let bt = self.vty(*base);
                 let b = if self.mc.ctype(bt) != self.mc.ctype(&rty) { self.v(*base).cast(self.mc.ctype(&rty)) } else { self.v(*base) };
-                self.def(out, r, b.bin("+", self.v(*index)));
+                self.def(out, r, b.bin("+", self.wide_index(*index, 6)));
             }
             InstKind::PtrDiff(a, b) => {
                 self.def(out, r, self.v(*a).bin("-", self.v(*b)).cast(CType::named("int64_t")));
@@ -1581,6 +1640,31 @@ impl<'a, 'm> FnCx<'a, 'm> {
             InstKind::CallBuiltin { builtin, args } => self.builtin(builtin, args, r, &rty, loc, out)?,
         }
         Ok(())
+    }
+
+    /// A pointer offset: under fission, `int` additions, subtractions and multiplications
+    /// that compute it are redone in 64 bits. They differ from the 32-bit ones only where
+    /// those overflow, which is undefined in CUDA C++ (nvcc widens them the same way), and
+    /// they keep `base + tid`-style offsets affine for the vectoriser under `-fwrapv`.
+    fn wide_index(&self, v: ValueId, depth: u32) -> Expr {
+        let leaf = || if *self.vty(v) == Type::I32 && depth < 6 { self.v(v).cast(CType::named("int64_t")) } else { self.v(v) };
+        let Some(defs) = self.kernel.as_ref().and_then(|k| k.defs) else { return self.v(v) };
+        if *self.vty(v) != Type::I32 || depth == 0 {
+            return leaf();
+        }
+        match defs.get(&v) {
+            Some(InstKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), a, b))
+                if *self.vty(*a) == Type::I32 && *self.vty(*b) == Type::I32 =>
+            {
+                let o = match op {
+                    BinaryOp::Add => "+",
+                    BinaryOp::Sub => "-",
+                    _ => "*",
+                };
+                self.wide_index(*a, depth - 1).bin(o, self.wide_index(*b, depth - 1))
+            }
+            _ => leaf(),
+        }
     }
 
     /// The pointer value `p` as a `T *` (cast if its static type differs).
@@ -1782,10 +1866,48 @@ impl<'a, 'm> FnCx<'a, 'm> {
                 }
                 let mut ca = vec![self.typed_ptr(args[0], &et, false)];
                 ca.extend(a[1..n].iter().cloned());
-                self.def(out, r, call(&format!("__cu_atomic_{opn}_{s}"), ca));
+                let plain = self.kernel.as_ref().and_then(|k| k.plain_atomics).is_some_and(|p| p.contains(&args[0]));
+                let kind = if plain { "plain" } else { "atomic" };
+                self.def(out, r, call(&format!("__cu_{kind}_{opn}_{s}"), ca));
             }
         }
         Ok(())
+    }
+
+    /// Stores a warp collective's operands into the thread's `__cu_wslot` (`__ws[__t]`).
+    fn warp_operands(&self, op: WarpOp, args: &[ValueId], out: &mut Vec<Stmt>) {
+        let ws = id("__ws").index(id("__t"));
+        let fields: &[&str] = match op {
+            WarpOp::Shfl(_) => &["mask", "val", "lane", "width"],
+            WarpOp::ActiveMask | WarpOp::Lockstep => &[],
+            WarpOp::SyncWarp => &["mask"],
+            _ => &["mask", "val"],
+        };
+        for (fld, a) in fields.iter().zip(args) {
+            let x = self.v(*a);
+            let e = match (*fld, self.vty(*a)) {
+                ("val", Type::F32) => call("__cu_float_as_uint", vec![x]).cast(CType::named("uint64_t")),
+                ("val", Type::F64) => call("__cu_double_as_longlong", vec![x]).cast(CType::named("uint64_t")),
+                ("val", _) => x.cast(CType::named("uint64_t")),
+                ("mask", _) => x.cast(CType::named("uint32_t")),
+                _ => x.cast(CType::named("int32_t")),
+            };
+            out.push(ws.clone().member(fld).assign(e).stmt());
+        }
+        if matches!(op, WarpOp::ActiveMask) {
+            out.push(ws.member("mask").assign(lit("0")).stmt());
+        }
+    }
+
+    /// A thread's result `i` of a warp collective, from its `__cu_wslot`, as `ty`.
+    fn warp_result(&self, i: usize, ty: &Type) -> Expr {
+        let raw = id("__ws").index(id("__t")).member("res");
+        match ty {
+            _ if i == 1 => raw.bin(">>", lit("32")).cast(CType::named("int32_t")),
+            Type::F32 => call("__cu_uint_as_float", vec![raw.cast(CType::named("uint32_t"))]),
+            Type::F64 => call("__cu_longlong_as_double", vec![raw.cast(CType::named("int64_t"))]),
+            t => raw.cast(self.mc.ctype(t)),
+        }
     }
 
     fn emit_term(&self, b: &Block, out: &mut Vec<Stmt>, errs: &mut Vec<BackendError>) {
@@ -1806,6 +1928,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
             }
             Terminator::Return(v) => match &self.kernel {
                 None => out.push(Stmt::Return(v.map(|v| self.v(v)))),
+                Some(KernelCx { ret_goto: Some(l), .. }) => out.push(Stmt::Goto(l.clone())),
                 Some(k) => {
                     if k.warp {
                         out.push(id("__ws").index(id("__t")).member("st").assign(lit("0")).stmt());
@@ -1844,26 +1967,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
                 Some(k) if k.warp => {
                     let idx = k.regions.barriers.iter().position(|x| std::ptr::eq(self.f.block(*x), b)).unwrap();
                     let ws = id("__ws").index(id("__t"));
-                    let fields: &[&str] = match op {
-                        WarpOp::Shfl(_) => &["mask", "val", "lane", "width"],
-                        WarpOp::ActiveMask | WarpOp::Lockstep => &[],
-                        WarpOp::SyncWarp => &["mask"],
-                        _ => &["mask", "val"],
-                    };
-                    for (fld, a) in fields.iter().zip(args) {
-                        let x = self.v(*a);
-                        let e = match (*fld, self.vty(*a)) {
-                            ("val", Type::F32) => call("__cu_float_as_uint", vec![x]).cast(CType::named("uint64_t")),
-                            ("val", Type::F64) => call("__cu_double_as_longlong", vec![x]).cast(CType::named("uint64_t")),
-                            ("val", _) => x.cast(CType::named("uint64_t")),
-                            ("mask", _) => x.cast(CType::named("uint32_t")),
-                            _ => x.cast(CType::named("int32_t")),
-                        };
-                        out.push(ws.clone().member(fld).assign(e).stmt());
-                    }
-                    if matches!(op, WarpOp::ActiveMask) {
-                        out.push(ws.clone().member("mask").assign(lit("0")).stmt());
-                    }
+                    self.warp_operands(*op, args, out);
                     out.push(ws.member("st").assign(lit(format!("0x80000000u | {idx}u"))).stmt());
                     out.push(Stmt::Goto(format!("{}__r{}_next", self.ver, k.region)));
                 }

@@ -30,9 +30,13 @@ pub mod builder;
 pub mod builtins;
 pub mod cast;
 mod emit;
+mod fission;
 mod inline;
 mod lockstep;
 mod simt;
+mod uniformity;
+#[cfg(test)]
+mod test_support;
 
 use cuprite_ir::Module;
 
@@ -137,6 +141,9 @@ pub fn c_compiler_flags(opt_level: u8) -> Vec<String> {
         "-fno-math-errno".into(),
         // There are no FP traps on the GPU: lets the vectoriser if-convert FP code.
         "-fno-trapping-math".into(),
+        // Thread loops carry `#pragma omp simd` (threads between barriers are
+        // independent); this honours the pragma without OpenMP's runtime.
+        "-fopenmp-simd".into(),
         // Usable in PIE executables and in shared objects (run-time compilation).
         "-fPIC".into(),
         // Warnings about generated code are not the user's to act on.

@@ -213,6 +213,26 @@ __CU_HELPER void __cu_warp_compute(__cu_wslot *s, uint32_t base, uint32_t part, 
     }
 }
 
+/* A collective that every thread of the block reached together (barrier-region fission):
+ * computed for each warp with all its existing lanes taking part. */
+__CU_HELPER void __cu_warp_all(__cu_wslot *s, uint32_t n, uint8_t op) {
+    for (uint32_t base = 0; base < n; base += 32) {
+        uint32_t lanes = n - base < 32 ? n - base : 32;
+        __cu_warp_compute(s, base, lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u, op);
+    }
+}
+
+/* The same for the threads inside a guarded region (`in[t]` non-zero): those of each
+ * warp take part; a warp with none is skipped. */
+__CU_HELPER void __cu_warp_masked(__cu_wslot *s, uint32_t n, uint8_t op, const uint8_t *in) {
+    for (uint32_t base = 0; base < n; base += 32) {
+        uint32_t lanes = n - base < 32 ? n - base : 32, part = 0;
+        for (uint32_t i = 0; i < lanes; i++)
+            if (in[base + i]) part |= 1u << i;
+        if (part) __cu_warp_compute(s, base, part, op);
+    }
+}
+
 /* Picks what the block does next; returns the region to run, or -1 when every thread
  * has returned. In order: run the region of the lowest thread that is ready; compute a
  * warp collective for a warp whose lanes named by the parked lanes' masks are all there
@@ -626,4 +646,37 @@ __CU_INLINE uint32_t __cu_atomic_dec_u32(uint32_t *p, uint32_t v) {
         memcpy(&cmp, &c, sizeof c); return cmp; }
 __CU_ATOMIC_FLOAT(f32, float, uint32_t)
 __CU_ATOMIC_FLOAT(f64, double, uint64_t)
+/* Shared-memory atomics where one thread at a time runs the statement (a block runs on
+   one worker, and the thread loop holding it is not marked for SIMD): plain
+   read-modify-writes, same results. */
+#define __CU_PLAIN_INT(N, T)                                                            \
+    __CU_INLINE T __cu_plain_add_##N(T *p, T v) { T o = *p; *p = o + v; return o; }     \
+    __CU_INLINE T __cu_plain_sub_##N(T *p, T v) { T o = *p; *p = o - v; return o; }     \
+    __CU_INLINE T __cu_plain_exch_##N(T *p, T v) { T o = *p; *p = v; return o; }        \
+    __CU_INLINE T __cu_plain_and_##N(T *p, T v) { T o = *p; *p = o & v; return o; }     \
+    __CU_INLINE T __cu_plain_or_##N(T *p, T v) { T o = *p; *p = o | v; return o; }      \
+    __CU_INLINE T __cu_plain_xor_##N(T *p, T v) { T o = *p; *p = o ^ v; return o; }     \
+    __CU_INLINE T __cu_plain_min_##N(T *p, T v) { T o = *p; if (v < o) *p = v; return o; } \
+    __CU_INLINE T __cu_plain_max_##N(T *p, T v) { T o = *p; if (v > o) *p = v; return o; } \
+    __CU_INLINE T __cu_plain_cas_##N(T *p, T cmp, T v) { T o = *p; if (o == cmp) *p = v; return o; }
+__CU_PLAIN_INT(i32, int32_t)
+__CU_PLAIN_INT(u32, uint32_t)
+__CU_PLAIN_INT(i64, int64_t)
+__CU_PLAIN_INT(u64, uint64_t)
+__CU_PLAIN_INT(u16, uint16_t)
+__CU_PLAIN_INT(i16, int16_t)
+__CU_INLINE uint32_t __cu_plain_inc_u32(uint32_t *p, uint32_t v) { uint32_t o = *p; *p = o >= v ? 0u : o + 1u; return o; }
+__CU_INLINE uint32_t __cu_plain_dec_u32(uint32_t *p, uint32_t v) { uint32_t o = *p; *p = (o == 0u || o > v) ? v : o - 1u; return o; }
+/* Floating point: the same operations as __cu_atomic_rmw_*; CAS compares the bits. */
+#define __CU_PLAIN_FLOAT(N, F, U)                                                       \
+    __CU_INLINE F __cu_plain_add_##N(F *p, F v) { F o = *p; *p = o + v; return o; }     \
+    __CU_INLINE F __cu_plain_sub_##N(F *p, F v) { F o = *p; *p = o - v; return o; }     \
+    __CU_INLINE F __cu_plain_exch_##N(F *p, F v) { F o = *p; *p = v; return o; }        \
+    __CU_INLINE F __cu_plain_min_##N(F *p, F v) { F o = *p; *p = (v < o || o != o) ? v : o; return o; } \
+    __CU_INLINE F __cu_plain_max_##N(F *p, F v) { F o = *p; *p = (v > o || o != o) ? v : o; return o; } \
+    __CU_INLINE F __cu_plain_cas_##N(F *p, F cmp, F v) {                                \
+        U o, c; memcpy(&o, p, sizeof o); memcpy(&c, &cmp, sizeof c);                    \
+        F of = *p; if (o == c) *p = v; return of; }
+__CU_PLAIN_FLOAT(f32, float, uint32_t)
+__CU_PLAIN_FLOAT(f64, double, uint64_t)
 /* ==== end of prelude ================================================================== */

@@ -77,8 +77,30 @@ pub fn analyse(f: &Function) -> Regions {
         regions.push(Region { start, after_barrier: after, blocks: order, exits, returns });
     }
 
-    // Liveness of locals (backward, to a fixpoint). A barrier's `result` is written when
-    // the next region starts, so it is not live across the barrier itself.
+    let (live_in, addr_taken) = local_liveness(f);
+    let mut slot_locals = BTreeSet::new();
+    for b in &barriers {
+        let term = &f.block(*b).term;
+        let results = cut_results(term);
+        for l in &live_in[term.successors()[0].index()] {
+            if !results.contains(l) {
+                slot_locals.insert(*l);
+            }
+        }
+    }
+    if !barriers.is_empty() {
+        // An address-taken local may be reached through a pointer in a later region:
+        // give it a stable per-thread address.
+        slot_locals.extend(addr_taken.iter().copied());
+    }
+    let has_warp = barriers.iter().any(|b| matches!(f.block(*b).term, Terminator::Warp { .. }));
+    Regions { barriers, has_warp, regions, slot_locals }
+}
+
+/// Locals live on entry to each block (backward dataflow to a fixpoint), and the locals
+/// whose address is taken. A cut point's results are written when its next region
+/// starts, so they are not live across the cut itself.
+pub fn local_liveness(f: &Function) -> (Vec<HashSet<LocalId>>, HashSet<LocalId>) {
     let n = f.blocks.len();
     let mut uses: Vec<HashSet<LocalId>> = vec![HashSet::new(); n];
     let mut defs: Vec<HashSet<LocalId>> = vec![HashSet::new(); n];
@@ -133,23 +155,7 @@ pub fn analyse(f: &Function) -> Regions {
             break;
         }
     }
-    let mut slot_locals = BTreeSet::new();
-    for b in &barriers {
-        let term = &f.block(*b).term;
-        let results = cut_results(term);
-        for l in &live_in[term.successors()[0].index()] {
-            if !results.contains(l) {
-                slot_locals.insert(*l);
-            }
-        }
-    }
-    if !barriers.is_empty() {
-        // An address-taken local may be reached through a pointer in a later region:
-        // give it a stable per-thread address.
-        slot_locals.extend(addr_taken.iter().copied());
-    }
-    let has_warp = barriers.iter().any(|b| matches!(f.block(*b).term, Terminator::Warp { .. }));
-    Regions { barriers, has_warp, regions, slot_locals }
+    (live_in, addr_taken)
 }
 
 /// Whether a terminator is a cut point (a block barrier or a warp collective).

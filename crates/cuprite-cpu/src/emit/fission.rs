@@ -1,0 +1,495 @@
+//! C for a kernel under barrier-region fission (the plan is `crate::fission`'s).
+//!
+//! ```text
+//! for (__blk in run) {
+//!   bbN: <uniform code of the unit's blocks: scalars, once per block>
+//!        for (__tz) for (__ty) #pragma omp simd for (__tx) { <the unit's varying code> }
+//!        <the unit's uniform terminator: goto / if-goto / barrier result / block done>
+//!   ...
+//! }
+//! ```
+//! A barrier needs no code: every thread has finished the thread loop before it.
+
+use super::*;
+use crate::fission::{Plan, Unit};
+use crate::uniformity::is_scalar_inst;
+
+impl<'m> ModCx<'m> {
+    pub(super) fn emit_kernel_fissioned(&mut self, kid: FuncId, f: &Function, regions: &Regions, plan: &Plan, items: &mut Vec<Item>) -> KernelDesc {
+        let (shared_off, static_shared) = self.shared_layout(f);
+        let (slot_off, mut soff) = self.slot_layout(f, &plan.slots);
+        // Operands and results of warp collectives: one `__cu_wslot` per thread.
+        let has_warp = f.blocks.iter().any(|b| matches!(b.term, Terminator::Warp { .. }));
+        let ws_off = has_warp.then(|| {
+            soff = align_up(soff, 8);
+            let o = soff;
+            soff += 32; // sizeof(__cu_wslot)
+            o
+        });
+        // One byte per thread and guard: whether the thread is inside the guarded region.
+        let guard_off: Vec<u64> = plan.uni.guards.iter().map(|_| {
+            let o = soff;
+            soff += 1;
+            o
+        }).collect();
+        let slot_bytes = align_up(soff, 8);
+        let local_bytes: u64 = (0..f.locals.len())
+            .filter(|i| !plan.slots.contains(&LocalId(*i as u32)))
+            .map(|i| self.layout(&f.locals[i].ty).0)
+            .sum();
+        let need_ctx = simt::needs_ctx(f);
+        let mut body = self.kernel_prologue(kid, f, static_shared, &shared_off, need_ctx, items);
+        let mut lv: Vec<Expr> = (0..f.locals.len()).map(|i| id_expr(&local_name(f, LocalId(i as u32)))).collect();
+        body.extend(self.slot_arrays(f, &slot_off, &mut lv));
+        if let Some(o) = ws_off {
+            body.push(Stmt::decl(
+                CType::named("__cu_wslot").ptr().konst(),
+                "__ws",
+                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("__cu_wslot").ptr())),
+            ));
+        }
+        for (g, o) in guard_off.iter().enumerate() {
+            body.push(Stmt::decl(CType::named("uint32_t"), format!("__ng{g}"), Some(lit("0"))));
+            body.push(Stmt::decl(
+                CType::named("uint8_t").ptr().konst(),
+                format!("__g{g}"),
+                Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("uint8_t").ptr())),
+            ));
+        }
+        self.remat_lvalues(f, regions, plan, &shared_off, &mut lv);
+        // Uniform locals: one C scalar for the whole block.
+        for (i, l) in f.locals.iter().enumerate() {
+            let lid = LocalId(i as u32);
+            if plan.uni.local(lid) && !plan.slots.contains(&lid) {
+                body.push(local_decl(self, l, &local_name(f, lid)));
+            }
+        }
+
+        let mut blk = block_coords(need_ctx);
+        let mut errs = Vec::new();
+        // Two copies of the block body, as for barrier-free kernels (`emit_kernel`):
+        // blocks with indices below 2^21 run one where 32-bit index arithmetic provably
+        // does not wrap, which the C compiler vectorises more often.
+        let fast = self.fissioned_block(f, regions, plan, &lv, &shared_off, need_ctx, "", &mut errs);
+        let general = self.fissioned_block(f, regions, plan, &lv, &shared_off, need_ctx, "g_", &mut errs);
+        let small = |v: &str| id(v).bin("<", lit("0x200000u"));
+        let cond = small("__bx").bin("&&", small("__by")).bin("&&", small("__bz"));
+        blk.push(Stmt::If { cond, then: fast, else_: general });
+        blk.push(Stmt::Label("__block_done".into()));
+        body.push(Stmt::For {
+            init: Some(Box::new(Stmt::decl(CType::named("uint64_t"), "__blk", Some(id("__run").arrow("first_block"))))),
+            cond: Some(id("__blk").bin("<", id("__run").arrow("end_block"))),
+            step: Some(Expr::PostInc(Box::new(id("__blk")))),
+            body: blk,
+        });
+        self.errors.extend(errs);
+        let mut comment = format!(
+            "kernel `{}`: barrier-region fission, {} thread loop unit(s) under block-uniform control flow",
+            f.name,
+            plan.units.len()
+        );
+        if !plan.slots.is_empty() {
+            let names: Vec<String> = plan.slots.iter().map(|l| f.local(*l).name.clone()).collect();
+            comment.push_str(&format!("; per-thread slots: {}", names.join(", ")));
+        }
+        items.push(Item::Comment(comment));
+        items.push(Item::Func {
+            storage: "static",
+            attrs: vec![],
+            ret: CType::named("void"),
+            name: self.func_names[kid.index()].clone(),
+            params: vec![(CType::named("cuprite_block_run").ptr(), "__run".into())],
+            body: Some(body),
+        });
+        let barriers = f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. }));
+        KernelDesc { id: kid, static_shared, slot_bytes, local_bytes, barriers, lockstep: crate::lockstep::has_steps(f) }
+    }
+
+    /// Points each rematerialised local's "lvalue" at the expression that recomputes it.
+    fn remat_lvalues(&self, f: &Function, regions: &Regions, plan: &Plan, shared_off: &HashMap<GlobalId, u64>, lv: &mut [Expr]) {
+        if plan.remat.is_empty() {
+            return;
+        }
+        let mut cx = FnCx {
+            mc: self,
+            f,
+            lv: lv.to_vec(),
+            kernel: Some(KernelCx { region: 0, multi: true, warp: false, shared_off, regions, ret_goto: None, plain_atomics: None, defs: None }),
+            prefix: String::new(),
+            ver: String::new(),
+            labels: HashMap::new(),
+            subst: HashMap::new(),
+        };
+        // The entry block's pure values as expressions over their operands' expressions,
+        // in order; the plan checked that the stored ones use nothing else.
+        for inst in &f.blocks[0].insts {
+            match inst.kind {
+                InstKind::StoreLocal(l, v) if plan.remat.get(&l) == Some(&v) => {
+                    if let Some(e) = cx.subst.get(&v) {
+                        cx.lv[l.index()] = e.clone();
+                    }
+                }
+                InstKind::Const(_)
+                | InstKind::Special(_)
+                | InstKind::GlobalAddr(_)
+                | InstKind::LoadLocal(_)
+                | InstKind::Unary(..)
+                | InstKind::Cast(_)
+                | InstKind::Binary(..)
+                | InstKind::Select(..)
+                | InstKind::PtrAdd { .. }
+                | InstKind::FieldAddr { .. } => {
+                    let mut scratch = Vec::new();
+                    if cx.emit_inst(inst, &mut scratch).is_ok() {
+                        if let ([Stmt::Decl { init: Some(Initializer::Expr(e)), .. }], Some(r)) = (scratch.as_slice(), inst.result) {
+                            cx.subst.insert(r, e.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for l in plan.remat.keys() {
+            lv[l.index()] = cx.lv[l.index()].clone();
+        }
+    }
+
+    /// One copy of the block body; `ver` prefixes its labels.
+    #[allow(clippy::too_many_arguments)]
+    fn fissioned_block(
+        &self,
+        f: &Function,
+        regions: &Regions,
+        plan: &Plan,
+        lv: &[Expr],
+        shared_off: &HashMap<GlobalId, u64>,
+        need_ctx: bool,
+        ver: &str,
+        errs: &mut Vec<BackendError>,
+    ) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let shared_ptrs = self.shared_pointers(f);
+        let defs: HashMap<ValueId, InstKind> =
+            f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| i.result.map(|r| (r, i.kind.clone()))).collect();
+        // Parameters: uniform ones are scalars; varying ones live in slots.
+        let mut varying_params = Vec::new();
+        for (i, p) in f.params.iter().enumerate() {
+            if plan.slots.contains(p) {
+                varying_params.push(lv[p.index()].clone().assign(id(format!("__arg{i}"))).stmt());
+            } else if plan.uni.local(*p) {
+                out.push(lv[p.index()].clone().assign(id(format!("__arg{i}"))).stmt());
+            }
+        }
+        if !varying_params.is_empty() {
+            let mut tb = vec![thread_index()];
+            tb.extend(varying_params);
+            out.push(thread_loop(tb, Some("omp simd".into())));
+        }
+        for (k, unit) in plan.units.iter().enumerate() {
+            let mut cx = FnCx {
+                mc: self,
+                f,
+                lv: lv.to_vec(),
+                kernel: Some(KernelCx {
+                    region: 0,
+                    multi: true,
+                    warp: false,
+                    shared_off,
+                    regions,
+                    ret_goto: Some(format!("{ver}u{k}_end")),
+                    plain_atomics: None,
+                    defs: Some(&defs),
+                }),
+                prefix: format!("{ver}u{k}_"),
+                ver: ver.to_string(),
+                labels: HashMap::new(),
+                subst: HashMap::new(),
+            };
+            // A block runs on one worker: shared-memory atomics in a thread loop that is
+            // not marked for SIMD run one thread at a time, so they are plain
+            // read-modify-writes (the C compiler keeps their sequential meaning).
+            let plain = unit.blocks().any(|b| has_atomic_on(f, b, &shared_ptrs));
+            if plain {
+                if let Some(k) = cx.kernel.as_mut() {
+                    k.plain_atomics = Some(&shared_ptrs);
+                }
+            }
+            self.emit_unit(&mut cx, plan, unit, k, need_ctx, !plain, &mut out, errs);
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn emit_unit(&self, cx: &mut FnCx, plan: &Plan, unit: &Unit, k: usize, need_ctx: bool, simd: bool, out: &mut Vec<Stmt>, errs: &mut Vec<BackendError>) {
+        let f = cx.f;
+        let ver = cx.ver.clone();
+        let uni = &plan.uni;
+        let blocks: Vec<BlockId> = unit.blocks().collect();
+        out.push(Stmt::Blank);
+        let names: Vec<String> = unit.steps.iter().map(|s| format!("bb{}", s.block.0)).collect();
+        out.push(Stmt::Comment(format!("unit {k}: {}", names.join(", "))));
+        out.push(Stmt::Label(format!("{ver}bb{}", unit.entry().0)));
+        // Uniform code of every step, once per block. Under a guard, a uniform load runs
+        // only if some thread entered the guarded region (it might fault otherwise).
+        let guard = uni.guard_of[unit.entry().index()];
+        for s in &unit.steps {
+            for inst in &f.block(s.block).insts {
+                if !is_scalar_inst(&inst.kind, uni, inst.result) {
+                    continue;
+                }
+                let mut code = Vec::new();
+                if let Err(e) = cx.emit_inst(inst, &mut code) {
+                    errs.push(e);
+                }
+                if let (Some(g), InstKind::Load { .. }, [Stmt::Decl { ty, name, init: Some(Initializer::Expr(e)) }]) =
+                    (guard, &inst.kind, code.as_slice())
+                {
+                    let zero = match ty {
+                        CType::Named(n) if n.starts_with("struct ") || n.starts_with("union ") => {
+                            Expr::CompoundLit(ty.clone(), vec![lit("0")])
+                        }
+                        _ => lit("0").cast(ty.clone()),
+                    };
+                    let e = Expr::cond(id(format!("__ng{g}")), e.clone(), zero);
+                    code = vec![Stmt::decl(ty.clone(), name.clone(), Some(e))];
+                }
+                out.extend(code);
+            }
+        }
+        // The thread loop: varying code in program order, divergent regions as labelled C.
+        let mut tb = vec![thread_index()];
+        let slow = blocks.iter().any(|b| block_is_slow(f, *b, cx.kernel.as_ref().and_then(|k| k.plain_atomics)));
+        if slow {
+            tb.push(id("__run").arrow("fault_thread_linear").assign(id("__t")).stmt());
+        }
+        // The thread context is for called device functions: set it where there are calls.
+        let calls = blocks.iter().any(|b| f.block(*b).insts.iter().any(|i| matches!(i.kind, InstKind::Call { .. } | InstKind::CallIndirect { .. })));
+        if need_ctx && calls {
+            let dim3 = Expr::CompoundLit(CType::named("cuprite_dim3"), vec![id("__tx"), id("__ty"), id("__tz")]);
+            tb.push(id("__ctx").member("tid").assign(dim3).stmt());
+            tb.push(id("__ctx").member("tlinear").assign(id("__t")).stmt());
+        }
+        for l in simt::locals_used(f, &blocks) {
+            if !uni.local(l) && !plan.slots.contains(&l) && !plan.remat.contains_key(&l) {
+                tb.push(local_decl(self, f.local(l), &local_name(f, l)));
+            }
+        }
+        let mut work = false;
+        let last = unit.last();
+        let pred = match f.block(last.block).term {
+            Terminator::Barrier { pred: Some(p), result: Some(_), .. } => Some(p),
+            _ => None,
+        };
+        for (i, s) in unit.steps.iter().enumerate() {
+            for inst in &f.block(s.block).insts {
+                if matches!(inst.kind, InstKind::StoreLocal(l, _) if plan.remat.contains_key(&l)) {
+                    continue; // recomputed where read
+                }
+                if !is_scalar_inst(&inst.kind, uni, inst.result) {
+                    work = true;
+                    if let Err(e) = cx.emit_inst(inst, &mut tb) {
+                        errs.push(e);
+                    }
+                }
+            }
+            if s.block == last.block {
+                if let Some(p) = pred.filter(|p| !uni.value(*p)) {
+                    work = true;
+                    tb.push(id(format!("__pc{k}")).assign_op("+", cx.v(p).bin("!=", lit("0"))).stmt());
+                }
+                if let Terminator::Warp { op, args, .. } = &f.block(s.block).term {
+                    work = true;
+                    cx.warp_operands(*op, args, &mut tb);
+                }
+                if let (Some(g), Terminator::Branch { cond, .. }) = (s.guard_owner, &f.block(s.block).term) {
+                    work = true;
+                    let c = if uni.guards[g].enter_when { cx.v(*cond) } else { Expr::un("!", cx.v(*cond)) };
+                    tb.push(id(format!("__g{g}")).index(id("__t")).assign(c).stmt());
+                    tb.push(id(format!("__ng{g}")).assign_op("+", id(format!("__g{g}")).index(id("__t"))).stmt());
+                }
+            }
+            if s.diverges {
+                work = true;
+                let join = format!("{ver}u{k}_j{i}");
+                cx.labels.clear();
+                if let Some(j) = s.join {
+                    cx.labels.insert(j, join.clone());
+                }
+                cx.emit_term(f.block(s.block), &mut tb, errs);
+                for r in &s.region {
+                    cx.emit_block(*r, &mut tb, errs);
+                }
+                cx.labels.clear();
+                tb.push(Stmt::Label(join));
+            }
+        }
+        tb.push(Stmt::Label(format!("{ver}u{k}_end")));
+        // Inside a guard: only the threads that entered its region do the work. Masks of
+        // guards nested here are cleared first, for the threads that do not.
+        if let Some(g) = uni.guard_of[unit.entry().index()] {
+            let mut guarded = vec![tb.remove(0)];
+            for s in &unit.steps {
+                if let Some(g2) = s.guard_owner {
+                    guarded.push(id(format!("__g{g2}")).index(id("__t")).assign(lit("0")).stmt());
+                }
+            }
+            guarded.push(Stmt::If { cond: id(format!("__g{g}")).index(id("__t")), then: tb, else_: vec![] });
+            tb = guarded;
+        }
+        if pred.is_some() {
+            out.push(Stmt::decl(CType::named("uint32_t"), format!("__pc{k}"), Some(lit("0"))));
+        }
+        if work {
+            if !slow {
+                out.push(id("__run").arrow("fault_thread_linear").assign(lit("UINT32_MAX")).stmt());
+            }
+            // Counters the thread loop sums are reductions for `omp simd`.
+            let mut sums = Vec::new();
+            if pred.is_some_and(|p| !uni.value(p)) {
+                sums.push(format!("__pc{k}"));
+            }
+            if let Some(g) = last.guard_owner {
+                out.push(id(format!("__ng{g}")).assign(lit("0")).stmt());
+                sums.push(format!("__ng{g}"));
+            }
+            let pragma = match (simd, sums.is_empty()) {
+                (false, _) => None,
+                (true, true) => Some("omp simd".to_string()),
+                (true, false) => Some(format!("omp simd reduction(+:{})", sums.join(","))),
+            };
+            out.push(thread_loop(tb, pragma));
+        }
+        // The unit's uniform terminator.
+        let goto = |b: BlockId| Stmt::Goto(format!("{ver}bb{}", b.0));
+        let term = &f.block(last.block).term;
+        match term {
+            _ if last.guard_owner.is_some() => out.push(goto(uni.guards[last.guard_owner.unwrap()].entry)),
+            _ if last.diverges => match last.join {
+                Some(j) => out.push(goto(j)),
+                None => out.push(Stmt::Goto("__block_done".into())),
+            },
+            Terminator::Jump(t) => out.push(goto(*t)),
+            Terminator::Branch { cond, then, else_ } => {
+                out.push(Stmt::If { cond: cx.v(*cond), then: vec![goto(*then)], else_: vec![goto(*else_)] })
+            }
+            Terminator::Switch { value, cases, default } => {
+                let t = f.value_type(*value).clone();
+                let cases = cases.iter().map(|(c, b)| (int_lit(*c, &t), vec![goto(*b)])).collect();
+                out.push(Stmt::Switch { value: cx.v(*value), cases, default: vec![goto(*default)] });
+            }
+            Terminator::Barrier { kind, pred, result, next } => {
+                if let Some(res) = result {
+                    if let Some(p) = pred.filter(|p| uni.value(*p)) {
+                        out.push(id(format!("__pc{k}")).assign(Expr::cond(cx.v(p), id("__nthreads"), lit("0u"))).stmt());
+                    }
+                    // Every thread of the block arrives: none has returned before a barrier.
+                    let v = match kind {
+                        BarrierKind::Count | BarrierKind::Sync => id(format!("__pc{k}")).cast(CType::named("int32_t")),
+                        BarrierKind::And => id(format!("__pc{k}")).bin("==", id("__nthreads")).cast(CType::named("int32_t")),
+                        BarrierKind::Or => id(format!("__pc{k}")).bin("!=", lit("0")).cast(CType::named("int32_t")),
+                    };
+                    out.push(cx.lv[res.index()].clone().assign(v).stmt());
+                }
+                out.push(goto(*next));
+            }
+            Terminator::Return(_) => out.push(Stmt::Goto("__block_done".into())),
+            Terminator::Unreachable => out.push(call("__builtin_unreachable", vec![]).stmt()),
+            Terminator::Warp { op, results, next, .. } => {
+                if !matches!(op, WarpOp::SyncWarp | WarpOp::Lockstep) {
+                    let code = lit(cut_code(f, term).1.to_string());
+                    out.push(match guard {
+                        None => call("__cu_warp_all", vec![id("__ws"), id("__nthreads"), code]).stmt(),
+                        Some(g) => call("__cu_warp_masked", vec![id("__ws"), id("__nthreads"), code, id(format!("__g{g}"))]).stmt(),
+                    });
+                }
+                // Results that the next units read: into their slots (for the threads
+                // inside the guard, if any).
+                let mut copies = Vec::new();
+                for (i, res) in results.iter().enumerate() {
+                    if plan.slots.contains(res) {
+                        copies.push(cx.lv[res.index()].clone().assign(cx.warp_result(i, &f.local(*res).ty)).stmt());
+                    }
+                }
+                if !copies.is_empty() {
+                    let copies = match guard {
+                        None => copies,
+                        Some(g) => vec![Stmt::If { cond: id(format!("__g{g}")).index(id("__t")), then: copies, else_: vec![] }],
+                    };
+                    let mut body = vec![thread_index()];
+                    body.extend(copies);
+                    out.push(thread_loop(body, Some("omp simd".into())));
+                }
+                out.push(goto(*next));
+            }
+        }
+    }
+}
+
+impl<'m> ModCx<'m> {
+    /// Values that point into shared memory: a shared variable's address, and offsets,
+    /// fields and casts of such pointers (values are block-local, so one pass in order).
+    fn shared_pointers(&self, f: &Function) -> HashSet<ValueId> {
+        let mut s = HashSet::new();
+        for b in &f.blocks {
+            for i in &b.insts {
+                let Some(r) = i.result else { continue };
+                let shared = match &i.kind {
+                    InstKind::GlobalAddr(g) => self.m.global(*g).space == AddressSpace::Shared,
+                    InstKind::PtrAdd { base, .. } | InstKind::FieldAddr { base, .. } => s.contains(base),
+                    InstKind::Cast(a) => f.value_type(r).is_pointer() && s.contains(a),
+                    _ => false,
+                };
+                if shared {
+                    s.insert(r);
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Whether a block has an atomic operation on one of these pointers.
+fn has_atomic_on(f: &Function, b: BlockId, ptrs: &HashSet<ValueId>) -> bool {
+    f.block(b).insts.iter().any(|i| match &i.kind {
+        InstKind::CallBuiltin { builtin: Builtin::Atomic { .. }, args } => args.first().is_some_and(|p| ptrs.contains(p)),
+        _ => false,
+    })
+}
+
+/// `__t`, the thread's linear index in its block.
+fn thread_index() -> Stmt {
+    Stmt::decl(
+        CType::named("uint32_t").konst(),
+        "__t",
+        Some(id("__tz").bin("*", id("__bdy")).bin("+", id("__ty")).bin("*", id("__bdx")).bin("+", id("__tx"))),
+    )
+}
+
+/// The loops over the block's threads, `x` innermost and marked for vectorisation:
+/// between two barriers, CUDA lets the threads of a block run in any order.
+fn thread_loop(body: Vec<Stmt>, simd: Option<String>) -> Stmt {
+    let tloop = |v: &str, lim: &str, body: Vec<Stmt>| Stmt::For {
+        init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), v, Some(lit("0"))))),
+        cond: Some(id(v).bin("<", id(lim))),
+        step: Some(Expr::PostInc(Box::new(id(v)))),
+        body,
+    };
+    let mut inner = vec![];
+    if let Some(p) = simd {
+        inner.push(Stmt::Pragma(p));
+    }
+    inner.push(tloop("__tx", "__bdx", body));
+    tloop("__tz", "__bdz", vec![tloop("__ty", "__bdy", inner)])
+}
+
+/// Whether a block calls functions or runtime services (its thread loop will not
+/// vectorise anyway, so it records the thread for fault messages). Plain shared-memory
+/// atomics are ordinary memory accesses.
+fn block_is_slow(f: &Function, b: BlockId, plain: Option<&HashSet<ValueId>>) -> bool {
+    f.block(b).insts.iter().any(|i| match &i.kind {
+        InstKind::Call { .. } | InstKind::CallIndirect { .. } => true,
+        InstKind::CallBuiltin { builtin: Builtin::Atomic { .. }, args } => !plain.is_some_and(|p| args.first().is_some_and(|a| p.contains(a))),
+        InstKind::CallBuiltin { builtin, .. } => !matches!(builtin, Builtin::Math(_)),
+        _ => false,
+    })
+}

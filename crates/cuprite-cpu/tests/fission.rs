@@ -1,0 +1,456 @@
+//! Barrier-region fission (`src/fission.rs`): kernels whose barriers sit on block-uniform
+//! control flow run as scalar C around one vectorisable thread loop per stretch of
+//! per-thread work. These tests lower real CUDA source, run the kernels against host
+//! references, and read the C compiler's vectorisation report (never timing).
+
+mod common;
+use common::*;
+use cuprite_cpu::{c_compiler_flags, emit_c, EmitOptions};
+use cuprite_front::diag::Severity;
+use cuprite_ir::Module;
+use std::process::Command;
+
+fn lower(src: &str) -> Module {
+    let src = format!("# 1 \"test.cu\"\n{src}");
+    let p = cuprite_front::parse(&src);
+    let errors: Vec<_> = p.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    assert!(errors.is_empty(), "parse errors: {errors:#?}");
+    let checked = cuprite_sema::check(&p.tu, &cuprite_sema::SemaOptions::default()).unwrap_or_else(|e| panic!("{e:#?}"));
+    let m = checked.lower_with(&[], &p.source_map).unwrap_or_else(|e| panic!("{e:#?}")).module;
+    cuprite_ir::verify::verify(&m).unwrap_or_else(|e| panic!("invalid IR: {e:#?}"));
+    m
+}
+
+const SGEMM: &str = "
+__global__ void sgemm(const float *A, const float *B, float *C, int n) {
+    __shared__ float As[16][16];
+    __shared__ float Bs[16][16];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+    float sum = 0.0f;
+    for (int t = 0; t < n / 16; t++) {
+        As[ty][tx] = A[row * n + t * 16 + tx];
+        Bs[ty][tx] = B[(t * 16 + ty) * n + col];
+        __syncthreads();
+        for (int k = 0; k < 16; k++) sum += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * n + col] = sum;
+}";
+
+/// Launches the module's only kernel (its symbol from the registered table).
+const LAUNCH0: &str = "#define LAUNCH0(g, b, dyn, args) launch(g_mod->kernels[0].symbol, g, b, dyn, args)\n";
+
+/// Runs `main` against the module, defining the host stub the kernel table refers to.
+fn run(tag: &str, m: &Module, main: &str) -> RunResult {
+    let (_, k) = m.kernels().next().expect("a kernel");
+    let cuprite_ir::FunctionKind::Kernel { stub_symbol, .. } = &k.kind else { unreachable!() };
+    let stub = format!("void __test_stub(void) __asm__(\"{stub_symbol}\");\nvoid __test_stub(void) {{}}\n");
+    compile_and_run(tag, m, &format!("{stub}{main}"))
+}
+
+#[test]
+fn tiled_sgemm_matches_the_host() {
+    let m = lower(SGEMM);
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            enum {{ N = 48 }};
+            static float a[N * N], b[N * N], c[N * N];
+            for (int i = 0; i < N * N; i++) {{ a[i] = (float)(i % 7) - 3; b[i] = (float)(i % 5) - 2; }}
+            const float *pa = a, *pb = b; float *pc = c; int n = N;
+            void *args[] = {{ &pa, &pb, &pc, &n }};
+            LAUNCH0(d3(N / 16, N / 16, 1), d3(16, 16, 1), 0, args);
+            int bad = 0;
+            for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) {{
+                float s = 0; for (int k = 0; k < N; k++) s += a[i * N + k] * b[k * N + j];
+                if (s != c[i * N + j]) bad++;
+            }}
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_sgemm", &m, &main);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+    assert!(r.c_source.contains("kernel `sgemm`: barrier-region fission"), "{}", r.c_source);
+}
+
+/// The thread loops of the fast copy of the kernel body: (line of the `for`, its text).
+fn thread_loops(c: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = c.lines().collect();
+    let mut loops = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim() != "#pragma omp simd" {
+            continue;
+        }
+        let head = lines[i + 1];
+        assert!(head.trim_start().starts_with("for (uint32_t __tx = 0;"), "omp simd marks the x thread loop: {head}");
+        let indent = head.len() - head.trim_start().len();
+        let end = (i + 2..lines.len()).find(|&j| lines[j].len() > indent && lines[j][..indent].trim().is_empty() && lines[j][indent..].starts_with('}')).unwrap();
+        loops.push((i + 2, lines[i + 1..=end].join("\n")));
+    }
+    loops
+}
+
+#[test]
+fn tiled_sgemm_thread_loops_are_innermost_and_vectorised() {
+    let m = lower(SGEMM);
+    let c = emit_c(&m, &EmitOptions { line_directives: false, source_name: "sgemm.cu".into() }).unwrap();
+    let loops = thread_loops(&c);
+    assert!(!loops.is_empty());
+    for (_, body) in &loops {
+        assert!(!body.lines().skip(1).any(|l| l.contains("for (")), "a thread loop is innermost:\n{body}");
+    }
+    // The tile counter and the inner-product loop are scalar C around the thread loops.
+    let uniform_k = c.lines().any(|l| l.trim().starts_with("l") && l.contains("_k = v"));
+    assert!(uniform_k, "k is a scalar of the block:\n{c}");
+    // The inner product: the thread loop that reads and writes the per-thread `sum`.
+    let (line, _) = loops
+        .iter()
+        .find(|(_, b)| b.contains("_sum[__t] = ") && b.contains("_sum[__t];"))
+        .unwrap_or_else(|| panic!("no inner-product thread loop:\n{c}"));
+    let dir = work_dir("fission_vec");
+    std::fs::write(dir.join("gen.c"), &c).unwrap();
+    let out = Command::new("cc")
+        .args(c_compiler_flags(3))
+        .arg("-fopt-info-vec-optimized")
+        .arg("-I")
+        .arg(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cuprite-rt/csrc"))
+        .arg("-c")
+        .arg(dir.join("gen.c"))
+        .arg("-o")
+        .arg(dir.join("gen.o"))
+        .output()
+        .expect("cc");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stderr);
+    let vectorised: Vec<usize> = report
+        .lines()
+        .filter(|l| l.contains("loop vectorized"))
+        .filter_map(|l| l.split(':').nth(1)?.parse().ok())
+        .collect();
+    let body_lines = loops.iter().find(|(l, _)| l == line).unwrap().1.lines().count();
+    assert!(
+        vectorised.iter().any(|v| *v >= *line && *v < line + body_lines),
+        "GCC did not vectorise the inner-product thread loop at line {line}:\n{report}"
+    );
+}
+
+#[test]
+fn tree_reduction_and_barrier_counts() {
+    let m = lower(
+        "__global__ void reduce(const float *in, float *out, int *counts) {
+            extern __shared__ float s[];
+            unsigned tid = threadIdx.x;
+            s[tid] = in[blockIdx.x * blockDim.x + tid];
+            int odd = __syncthreads_count(tid & 1);
+            int all = __syncthreads_and(tid < 1000);
+            int any = __syncthreads_or(tid == 5);
+            for (unsigned st = blockDim.x / 2; st > 0; st >>= 1) {
+                if (tid < st) s[tid] += s[tid + st];
+                __syncthreads();
+            }
+            if (tid == 0) { out[blockIdx.x] = s[0]; counts[blockIdx.x] = odd * 100 + all * 10 + any; }
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static float in[4 * 256]; float out[4]; int counts[4];
+            for (int i = 0; i < 4 * 256; i++) in[i] = (float)(i % 9);
+            const float *pi = in; float *po = out; int *pc = counts;
+            void *args[] = {{ &pi, &po, &pc }};
+            LAUNCH0(d3(4, 1, 1), d3(256, 1, 1), 256 * sizeof(float), args);
+            for (int b = 0; b < 4; b++) {{
+                float r = 0; for (int i = 0; i < 256; i++) r += in[b * 256 + i];
+                printf(\"%g %g %d\\n\", out[b], r, counts[b]);
+            }}
+            return 0;
+        }}"
+    );
+    let r = run("fission_reduce", &m, &main);
+    assert!(r.c_source.contains("kernel `reduce`: barrier-region fission"), "{}", r.c_source);
+    for l in r.stdout.lines() {
+        let w: Vec<&str> = l.split(' ').collect();
+        assert_eq!(w[0], w[1], "{}", r.stdout);
+        assert_eq!(w[2], "12811", "count 128 odd threads, all below 1000, one is 5: {}", r.stdout);
+    }
+}
+
+/// Runs a histogram kernel over 100000 bytes that hit few bins, one grid-stride loop per
+/// thread (`loop_per_thread`) or one element per thread, and compares the bins.
+fn check_histogram(tag: &str, src: &str, grid: u32) {
+    let m = lower(src);
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            enum {{ N = 100000 }};
+            static unsigned char in[N]; unsigned bins[4] = {{0}}, ref[4] = {{0}};
+            for (int i = 0; i < N; i++) {{ in[i] = (unsigned char)(i % 7 == 0 ? 1 : 2); ref[in[i] & 3]++; }}
+            const unsigned char *pi = in; unsigned *pb = bins; int n = N;
+            void *args[] = {{ &pi, &pb, &n }};
+            LAUNCH0(d3({grid}, 1, 1), d3(128, 1, 1), 0, args);
+            for (int b = 0; b < 4; b++) printf(\"%u %u\\n\", bins[b], ref[b]);
+            return 0;
+        }}"
+    );
+    let r = run(tag, &m, &main);
+    assert!(r.c_source.contains("barrier-region fission"), "{}", r.c_source);
+    // The shared-memory atomic is a plain read-modify-write, in a thread loop that is not
+    // marked for SIMD (where the C compiler must keep one thread at a time).
+    assert!(r.c_source.contains("__cu_plain_add_u32("), "{}", r.c_source);
+    for (_, body) in thread_loops(&r.c_source) {
+        assert!(!body.contains("__cu_plain_"), "a plain atomic in a SIMD thread loop:\n{body}");
+    }
+    for l in r.stdout.lines() {
+        let w: Vec<&str> = l.split(' ').collect();
+        assert_eq!(w[0], w[1], "lost increments:\n{}", r.stdout);
+    }
+}
+
+#[test]
+fn shared_histogram_loses_no_increment() {
+    // Every thread of a block hits the same few bins: colliding increments. Plain
+    // read-modify-writes in a thread loop the C compiler vectorised would lose some.
+    check_histogram(
+        "fission_hist_loop",
+        "__global__ void hist(const unsigned char *in, unsigned *bins, int n) {
+            __shared__ unsigned local[4];
+            if (threadIdx.x < 4) local[threadIdx.x] = 0;
+            __syncthreads();
+            for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+                atomicAdd(&local[in[i] & 3], 1u);
+            __syncthreads();
+            if (threadIdx.x < 4) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
+        }",
+        5,
+    );
+    check_histogram(
+        "fission_hist_flat",
+        "__global__ void hist(const unsigned char *in, unsigned *bins, int n) {
+            __shared__ unsigned local[4];
+            if (threadIdx.x < 4) local[threadIdx.x] = 0;
+            __syncthreads();
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i < n) atomicAdd(&local[in[i] & 3], 1u);
+            __syncthreads();
+            if (threadIdx.x < 4) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
+        }",
+        (100000 + 127) / 128,
+    );
+}
+
+#[test]
+fn divergent_barriers_and_early_returns_keep_the_general_form() {
+    let m = lower(
+        "__global__ void k(int *o) {
+            if (threadIdx.x < 16) { o[threadIdx.x] = 1; __syncthreads(); }
+            o[threadIdx.x + 32] = 2;
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions::default()).unwrap();
+    assert!(c.contains("general form (a barrier under divergent control flow)"), "{c}");
+    let m = lower(
+        "__global__ void k(int *o, int n) {
+            if (threadIdx.x >= n) return;
+            o[threadIdx.x] = 1;
+            __syncthreads();
+            o[threadIdx.x + 32] = o[31 - threadIdx.x];
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions::default()).unwrap();
+    assert!(c.contains("general form (a barrier under divergent control flow)"), "{c}");
+}
+
+#[test]
+fn warp_shuffles_on_uniform_control_flow_in_partial_warps() {
+    // 48 threads per block: a full warp and a warp of 16 lanes. A shuffle from a lane
+    // that does not exist gives the reader's own value.
+    let m = lower(
+        "__global__ void wsum(const float *in, float *out, unsigned *ballots) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            float v = in[i];
+            for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffff, v, off);
+            unsigned b = __ballot_sync(0xffffffff, (i % 3) == 0);
+            if ((threadIdx.x & 31) == 0) { out[blockIdx.x * 2 + threadIdx.x / 32] = v; ballots[blockIdx.x * 2 + threadIdx.x / 32] = b; }
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static float in[2 * 48]; float out[4]; unsigned ballots[4];
+            for (int i = 0; i < 2 * 48; i++) in[i] = (float)(i % 5);
+            const float *pi = in; float *po = out; unsigned *pb = ballots;
+            void *args[] = {{ &pi, &po, &pb }};
+            LAUNCH0(d3(2, 1, 1), d3(48, 1, 1), 0, args);
+            for (int blk = 0; blk < 2; blk++) for (int w = 0; w < 2; w++) {{
+                int base = blk * 48 + w * 32, lanes = w ? 16 : 32;
+                /* shfl_down sums: lane 0 gets the sum of lanes 0..31 where all exist; in the
+                   16-lane warp, reads past lane 15 return the reader's own value. */
+                float v[32]; for (int l = 0; l < 32; l++) v[l] = l < lanes ? in[base + l] : 0;
+                for (int off = 16; off > 0; off >>= 1)
+                    for (int l = 0; l < lanes; l++) v[l] += (l + off < lanes) ? v[l + off] : v[l];
+                unsigned b = 0; for (int l = 0; l < lanes; l++) if ((base + l) % 3 == 0) b |= 1u << l;
+                int o = blk * 2 + w;
+                printf(\"%g %g %u %u\\n\", out[o], v[0], ballots[o], b);
+            }}
+            return 0;
+        }}"
+    );
+    let r = run("fission_warp", &m, &main);
+    assert!(r.c_source.contains("kernel `wsum`: barrier-region fission"), "{}", r.c_source);
+    assert!(r.c_source.contains("__cu_warp_all("), "{}", r.c_source);
+    for l in r.stdout.lines() {
+        let w: Vec<&str> = l.split(' ').collect();
+        assert_eq!((w[0], w[2]), (w[1], w[3]), "{}", r.stdout);
+    }
+}
+
+#[test]
+fn guards_around_collectives_keep_loops_scalar() {
+    // `if (i < n)` and an early return around loops with warp collectives: the loops are
+    // scalar C, each thread loop runs the threads whose guard mask is set. `last` is
+    // stored in the guarded loop and read after it: threads outside the guard keep -1.
+    // (A shuffle with lane mask 0 returns the thread's own value.)
+    let m = lower(
+        "__global__ void k(const float *x, float *y, int *last, int n, int m) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            int l = -1;
+            if (i < n) {
+                float acc = 0.0f;
+                for (int j = 0; j < m; j++) { acc += x[j] * (float)(i + 1); l = j; }
+                acc = __shfl_xor_sync(0xffffffff, acc, 0);
+                y[i] = acc;
+            }
+            last[i] = l;
+        }
+        __global__ void kk(const float *x, int *best, int n, int m) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i >= n) return;
+            int b = 0; float bd = 1e30f;
+            for (int c = 0; c < m; c++) {
+                float d = x[c] - (float)i;
+                d = d * d;
+                if (d < bd) { bd = d; b = c; }
+            }
+            best[i] = __shfl_xor_sync(0xffffffff, b, 0);
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions::default()).unwrap();
+    assert!(c.contains("kernel `k`: barrier-region fission"), "{c}");
+    assert!(c.contains("kernel `kk`: barrier-region fission"), "{c}");
+    assert!(c.contains("if (__g0[__t])"), "{c}");
+    let main = "
+        void __stub_k(void) __asm__(\"_Z1kPKfPfPiii\"); void __stub_k(void) {}
+        void __stub_kk(void) __asm__(\"_Z2kkPKfPiii\"); void __stub_kk(void) {}
+        int main(void) {
+            enum { N = 150, M = 37, T = 192 };
+            static float x[M], y[T]; static int last[T], best[T];
+            for (int j = 0; j < M; j++) x[j] = (float)(j * 7 % 11);
+            for (int i = 0; i < T; i++) { y[i] = -5; best[i] = -5; }
+            const float *px = x; float *py = y; int *pl = last, *pb = best; int n = N, m = M;
+            void *a1[] = { &px, &py, &pl, &n, &m };
+            launch(\"_Z1kPKfPfPiii\", d3(3, 1, 1), d3(64, 1, 1), 0, a1);
+            void *a2[] = { &px, &pb, &n, &m };
+            launch(\"_Z2kkPKfPiii\", d3(3, 1, 1), d3(64, 1, 1), 0, a2);
+            int bad = 0;
+            for (int i = 0; i < T; i++) {
+                float acc = 0; for (int j = 0; j < M; j++) acc += x[j] * (float)(i + 1);
+                int b = 0; float bd = 1e30f;
+                for (int c = 0; c < M; c++) { float d = x[c] - (float)i; d = d * d; if (d < bd) { bd = d; b = c; } }
+                if (i < N ? (y[i] != acc || last[i] != M - 1 || best[i] != b) : (y[i] != -5 || last[i] != -1 || best[i] != -5)) bad++;
+            }
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }";
+    let r = compile_and_run("fission_guards", &m, main);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+}
+
+#[test]
+fn uniform_loads_see_the_threads_own_stores_and_never_run_for_no_thread() {
+    // `p[j]` is loaded once per block (a uniform address), but after the thread loop in
+    // which thread 0 stored it: thread 0 reads its own store. In `g`, the guarded loop's
+    // uniform load must not run when no thread entered the guard (`p` is null then).
+    let m = lower(
+        "__global__ void k(int *p, int *out) {
+            for (int j = 0; j < 2; j++) {
+                if (threadIdx.x == 0) p[j] = 42 + j;
+                int v = p[j];
+                out[threadIdx.x * 2 + j] = v;
+                __syncthreads();
+            }
+        }
+        __global__ void g(const int *p, int *out, int n) {
+            int acc = 0;
+            if ((int)threadIdx.x < n) {
+                for (int j = 0; j < 3; j++) acc += p[j];
+                acc = __shfl_xor_sync(0xffffffff, acc, 0);
+            }
+            out[threadIdx.x] = acc;
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions::default()).unwrap();
+    assert!(c.contains("kernel `k`: barrier-region fission") && c.contains("kernel `g`: barrier-region fission"), "{c}");
+    assert!(c.contains("__ng0 ? *"), "the guarded uniform load is conditional:\n{c}");
+    let main = "
+        void __stub_k(void) __asm__(\"_Z1kPiS_\"); void __stub_k(void) {}
+        void __stub_g(void) __asm__(\"_Z1gPKiPii\"); void __stub_g(void) {}
+        int main(void) {
+            static int p[2], out[64];
+            int *pp = p, *po = out;
+            void *a1[] = { &pp, &po };
+            launch(\"_Z1kPiS_\", d3(1, 1, 1), d3(32, 1, 1), 0, a1);
+            printf(\"%d %d\\n\", out[0], out[1]);
+            const int *null = 0; int n = 0;
+            void *a2[] = { &null, &po, &n };
+            launch(\"_Z1gPKiPii\", d3(2, 1, 1), d3(32, 1, 1), 0, a2);
+            printf(\"%d\\n\", out[5]);
+            return 0;
+        }";
+    let r = compile_and_run("fission_uniform_loads", &m, main);
+    assert_eq!(r.stdout, "42 43\n0\n", "{}", r.c_source);
+}
+
+#[test]
+fn warp_collectives_inside_a_guard_among_the_threads_that_entered() {
+    // Lanes 20..31 of each warp return early; the shuffles after it are computed among
+    // lanes 0..19 (a shuffle from a lane that left gives the reader's own value, as
+    // under the general scheduler), the loop around them stays scalar.
+    let m = lower(
+        "__global__ void k(const int *in, int *out, int *ballots) {
+            if ((threadIdx.x & 31) >= 20) return;
+            int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+            for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffff, v, off);
+            unsigned b = __ballot_sync(0xffffffff, v & 1);
+            out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+            if ((threadIdx.x & 31) == 0) ballots[blockIdx.x * 2 + threadIdx.x / 32] = b;
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static int in[128], out[128], ballots[4];
+            for (int i = 0; i < 128; i++) {{ in[i] = i * 7 % 13; out[i] = -1; }}
+            const int *pi = in; int *po = out, *pb = ballots;
+            void *args[] = {{ &pi, &po, &pb }};
+            LAUNCH0(d3(2, 1, 1), d3(64, 1, 1), 0, args);
+            int bad = 0;
+            for (int w = 0; w < 4; w++) {{
+                int v[32]; for (int l = 0; l < 32; l++) v[l] = in[w * 32 + l];
+                for (int off = 16; off > 0; off >>= 1) {{
+                    int nv[32];
+                    for (int l = 0; l < 20; l++) nv[l] = v[l] + (l + off < 20 ? v[l + off] : v[l]);
+                    for (int l = 0; l < 20; l++) v[l] = nv[l];
+                }}
+                unsigned b = 0;
+                for (int l = 0; l < 32; l++) {{
+                    int want = l < 20 ? v[l] : -1;
+                    if (out[w * 32 + l] != want) bad++;
+                    if (l < 20 && (v[l] & 1)) b |= 1u << l;
+                }}
+                if ((unsigned)ballots[w] != b) bad++;
+            }}
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_warp_guard", &m, &main);
+    assert!(r.c_source.contains("__cu_warp_masked("), "{}", r.c_source);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+}
