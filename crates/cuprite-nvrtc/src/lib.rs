@@ -191,7 +191,9 @@ pub unsafe extern "C" fn nvrtcCompileProgram(prog: Handle, num_options: c_int, o
             }
             let opts: Vec<String> = (0..num_options as usize).filter_map(|i| text(*options.add(i))).collect();
             let args = match options::to_nvcc(&opts) {
-                Ok(a) => a,
+                // NVRTC's programs may call assert() without including <assert.h>
+                // (cuda-samples simpleAssert_nvrtc does).
+                Ok(a) => ["-include".to_string(), "assert.h".to_string()].into_iter().chain(a).collect(),
                 Err(msg) => {
                     p.log = CString::new(format!("nvrtc: error: {msg}\n")).unwrap_or_default();
                     return Err(INVALID_OPTION);
