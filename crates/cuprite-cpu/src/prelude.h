@@ -141,7 +141,9 @@ enum {
 
 /* Computes collective `op` for the lanes `part` (bit i: thread base + i) of one warp,
  * all parked at it. Each lane's own mask restricts whom it hears from. A shuffle from
- * a lane that does not take part gives the reader's own value. */
+ * outside the reader's segment gives the reader's own value (as CUDA documents); from a
+ * lane of the segment that is not there (diverged, exited, past the block's end) it
+ * gives 0, as measured on an H100 (also for code JIT-compiled from compute_75). */
 __CU_HELPER void __cu_warp_compute(__cu_wslot *s, uint32_t base, uint32_t part, uint8_t op) {
     for (uint32_t i = 0; i < 32; i++) {
         if (!(part >> i & 1u)) continue;
@@ -163,8 +165,9 @@ __CU_HELPER void __cu_warp_compute(__cu_wslot *s, uint32_t base, uint32_t part, 
             case __CU_W_SHFL_XOR: j = (int32_t)i ^ b; ok = j <= maxl; break;
             default: j = minl | (b & (int32_t)~segmask & 0x1f); ok = j <= maxl; break;
             }
-            if (!ok || j < 0 || j > 31 || !(part >> j & 1u)) j = (int32_t)i;
-            r = s[base + (uint32_t)j].val;
+            if (!ok || j < 0 || j > 31) r = me->val;      /* out of the segment: own value */
+            else if (!(part >> j & 1u)) r = 0;            /* a lane not there: 0, as the H100 */
+            else r = s[base + (uint32_t)j].val;
             break;
         }
         case __CU_W_ALL: case __CU_W_ANY: case __CU_W_UNI: case __CU_W_BALLOT: {
