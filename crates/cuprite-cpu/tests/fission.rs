@@ -282,10 +282,11 @@ fn warp_shuffles_on_uniform_control_flow_in_partial_warps() {
             for (int blk = 0; blk < 2; blk++) for (int w = 0; w < 2; w++) {{
                 int base = blk * 48 + w * 32, lanes = w ? 16 : 32;
                 /* shfl_down sums: lane 0 gets the sum of lanes 0..31 where all exist; in the
-                   16-lane warp, reads past lane 15 return the reader's own value. */
+                   16-lane warp, reads of lanes 16..31 (which do not exist) give 0, as on an
+                   H100, and reads past lane 31 the reader's own value. */
                 float v[32]; for (int l = 0; l < 32; l++) v[l] = l < lanes ? in[base + l] : 0;
                 for (int off = 16; off > 0; off >>= 1)
-                    for (int l = 0; l < lanes; l++) v[l] += (l + off < lanes) ? v[l + off] : v[l];
+                    for (int l = 0; l < lanes; l++) v[l] += (l + off < lanes) ? v[l + off] : (l + off < 32 ? 0 : v[l]);
                 unsigned b = 0; for (int l = 0; l < lanes; l++) if ((base + l) % 3 == 0) b |= 1u << l;
                 int o = blk * 2 + w;
                 printf(\"%g %g %u %u\\n\", out[o], v[0], ballots[o], b);
@@ -435,7 +436,7 @@ fn warp_collectives_inside_a_guard_among_the_threads_that_entered() {
                 int v[32]; for (int l = 0; l < 32; l++) v[l] = in[w * 32 + l];
                 for (int off = 16; off > 0; off >>= 1) {{
                     int nv[32];
-                    for (int l = 0; l < 20; l++) nv[l] = v[l] + (l + off < 20 ? v[l + off] : v[l]);
+                    for (int l = 0; l < 20; l++) nv[l] = v[l] + (l + off < 20 ? v[l + off] : (l + off < 32 ? 0 : v[l]));
                     for (int l = 0; l < 20; l++) v[l] = nv[l];
                 }}
                 unsigned b = 0;
