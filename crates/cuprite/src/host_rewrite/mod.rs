@@ -570,13 +570,22 @@ impl<'a> Rewriter<'a> {
             }
             let rparen = t.matching(lparen);
             let config = &t.text[t.toks[i + 2].end..t.toks[close].start];
-            let config_flat: String = config.chars().map(|c| if c == '\n' { ' ' } else { c }).collect();
+            // On one line; a macro from a system header (`NULL`) leaves the preprocessor's
+            // line markers inside the configuration, which are dropped.
+            let config_flat: String =
+                config.split('\n').filter(|l| !l.trim_start().starts_with('#')).collect::<Vec<_>>().join(" ");
             self.edits.push(Edit {
                 start: t.toks[callee].start,
                 end: t.toks[callee].start,
                 text: format!("((__cudaPushCallConfiguration({config_flat})) ? (void)0 : "),
             });
-            let newlines = "\n".repeat(config.matches('\n').count());
+            // The lines the configuration took stay, line markers included, so that what
+            // follows keeps its line numbers.
+            let newlines: String = config
+                .split('\n')
+                .skip(1)
+                .map(|l| if l.trim_start().starts_with('#') { format!("\n{l}") } else { "\n".to_string() })
+                .collect();
             self.edits.push(Edit { start: t.toks[i].start, end: t.toks[close + 2].end, text: newlines });
             self.edits.push(Edit { start: t.toks[rparen].end, end: t.toks[rparen].end, text: ")".into() });
             i = rparen + 1;
@@ -719,6 +728,9 @@ mod tests {
         let src = "void f() { add<<<g,\n b>>>(x, y); }";
         let out = body(src);
         assert_eq!(out, "void f() { ((__cudaPushCallConfiguration(g,  b)) ? (void)0 : add\n(x, y)); }");
+        // `NULL` from a system header: its line markers stay out of the configuration.
+        let out = body("void f() { k<<<1, 2, 0,\n# 3 \"a.cu\" 3 4\n __null\n# 3 \"a.cu\"\n>>>(p); }");
+        assert!(out.contains("((__cudaPushCallConfiguration(1, 2, 0,  __null )) ? (void)0 : k"), "{out}");
     }
 
     #[test]
