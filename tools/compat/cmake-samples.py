@@ -375,16 +375,24 @@ def owner(text):
 
 
 # Manual judgements after reading the logs (NAME -> (missing feature, issue)); they
-# override the patterns above. Filled in from the run of 2026-11-24.
+# override the patterns above.
 MANUAL = {
-    'simpleCubemapTexture': ('textures: `texCubemap<float>(…)` in device code does not parse', 12),
-    'simpleLayeredTexture': ('textures: `tex2DLayered<float>(…)` in device code does not parse', 12),
     'simpleP2P': ('several devices with peer access (waived: 1 device; test_args.json says min_gpus 2, run_tests.py would skip it)', 13),
-    'interval': ("C++ front-end: a function-style cast through a local typedef of a dependent type, `typedef interval_gpu<T> I; … f(I(x))`, gives \"'I' is a type, not a value\"", None),
     'jitLto': ('nvJitLink and the driver API (`CUDA::cuda_driver`, `NVJITLINK_LIB` not found)', 13),
     'cuda-shared-memory': ('libNVVM: the sample is a test of `ptxgen` (no executable of its own), which needs libNVVM', 13),
     'syscalls': ('libNVVM: the sample is a test of `ptxgen` (no executable of its own), which needs libNVVM', 13),
     'simpleMPI': ('MPI is not installed here: its CMakeLists.txt then defines no target (environment, not Cuprite)', 'env'),
+    # From the run of the evening of 2026-11-24.
+    'fp16ScalarProduct': ('half: nvcc contracts a half multiply feeding an add into one fma, Cuprite rounds each '
+                          'operation (FEATURES.md, known differences); the sample passes its own check', 11),
+    'dxtc': ('passes its own check, but its RMS against the reference image is 0.00795 where the H100 is exact: '
+             'some blocks compress differently (float arithmetic, not analysed yet)', 11),
+    'topologyQuery': ('a device property: host-native atomics are supported on the CPU device ("yes"), '
+                      'not on the H100 over PCIe ("no")', 'deliberate difference'),
+    'simpleAttributes': ('waived: no persisting L2 cache on compute capability 7.5, the oldest architecture of '
+                         "CMake's list, which the CPU device runs as (a Turing GPU waives it too)", 'waived'),
+    'simpleTextureDrv': ('driver API texture objects (`CUtexObject`, `cuTexObjectCreate`)', 12),
+    'deviceQueryDrv': ('driver API texture attributes (`CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH`, …) not declared', 13),
 }
 
 
