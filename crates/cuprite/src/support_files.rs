@@ -85,7 +85,8 @@ pub fn nvrtc_lib() -> Result<PathBuf, String> {
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate the cuprite binary: {e}"))?;
     let dir = exe.parent().unwrap_or(Path::new("."));
-    [dir.join("libcuprite_nvrtc.so"), dir.join("../libcuprite_nvrtc.so")]
+    // Beside the binary after `cargo build`; in `deps/` when only `cargo test` built it.
+    [dir.join("libcuprite_nvrtc.so"), dir.join("../libcuprite_nvrtc.so"), dir.join("deps/libcuprite_nvrtc.so"), dir.join("../deps/libcuprite_nvrtc.so")]
         .into_iter()
         .find(|p| p.exists())
         .ok_or_else(|| format!("cannot find Cuprite's NVRTC (libcuprite_nvrtc.so) next to {}; build it with `cargo build --release` or set CUPRITE_NVRTC_LIB", exe.display()))
