@@ -12,6 +12,9 @@
 # $OUT/conformance.tar; unpack it into the suite directory.
 #
 # Usage (repo root, on the GPU machine): OUT=/some/dir tools/nvcc-capture.sh [NAME...]
+# A program's NAME.prebuild (nvcc steps run first, $BIN standing for the directory the
+# program is built into) and NAME.flags (more flags) are honoured, as by the harness;
+# NAME.module.cu files are device code for those steps, not programs.
 # SUITE=dir (relative to the repo root, or absolute) captures another suite with the
 # same layout, e.g. SUITE=tests/conformance-cxx; the default is tests/conformance.
 set -u
@@ -26,7 +29,7 @@ cd "$SUITE"
 
 if [ $# -gt 0 ]; then names=("$@"); else
   names=()
-  for f in *.cu; do names+=("${f%.cu}"); done
+  for f in *.cu; do case "$f" in *.module.cu) continue ;; esac; names+=("${f%.cu}"); done
   for d in */; do d=${d%/}; ls "$d"/*.cu >/dev/null 2>&1 && names+=("$d"); done
 fi
 
@@ -34,9 +37,18 @@ fi
   echo "gpu $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"; echo "flags: nvcc -arch=sm_90"; } >"$R/CUDA_VERSION"
 
 build_one() {
-  local name=$1 srcs
+  local name=$1 srcs flags=
   if [ -d "$name" ]; then srcs=$(ls "$name"/*.cu "$name"/*.cpp "$name"/*.c 2>/dev/null | sort); else srcs="$name.cu"; fi
-  nvcc -arch=sm_90 -o "$W/bin/$name" $srcs >"$W/bin/$name.buildlog" 2>&1 || echo "FAILED" >"$W/bin/$name.failed"
+  # NAME.prebuild: nvcc command lines run first ($BIN: where the program is built);
+  # NAME.flags: more flags for its build line (as crates/cuprite/tests/conformance.rs).
+  if [ -f "$name.prebuild" ]; then
+    while IFS= read -r line; do
+      case "$line" in ''|'#'*) continue ;; esac
+      BIN="$W/bin" bash -c "$line" >>"$W/bin/$name.buildlog" 2>&1 || { echo "FAILED" >"$W/bin/$name.failed"; return; }
+    done <"$name.prebuild"
+  fi
+  [ -f "$name.flags" ] && flags=$(cat "$name.flags")
+  nvcc -arch=sm_90 $flags -o "$W/bin/$name" $srcs >>"$W/bin/$name.buildlog" 2>&1 || echo "FAILED" >"$W/bin/$name.failed"
 }
 export -f build_one
 export W
