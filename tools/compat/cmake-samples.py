@@ -392,7 +392,6 @@ MANUAL = {
     'simpleAttributes': ('waived: no persisting L2 cache on compute capability 7.5, the oldest architecture of '
                          "CMake's list, which the CPU device runs as (a Turing GPU waives it too)", 'waived'),
     'simpleTextureDrv': ('driver API texture objects (`CUtexObject`, `cuTexObjectCreate`)', 12),
-    'deviceQueryDrv': ('driver API texture attributes (`CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH`, …) not declared', 13),
 }
 
 
