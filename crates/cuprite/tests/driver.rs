@@ -617,3 +617,31 @@ fn separable_compilation_keeps_template_specializations_apart() {
     let out = run_ok(&mut Command::new(d.join("rows")));
     assert_eq!(text(&out.stdout), "cudaSuccess 12\n");
 }
+
+/// NVRTC programs may call assert() without including <assert.h>, as with NVIDIA's
+/// NVRTC (cuda-samples simpleAssert_nvrtc); the driver API's texture attributes are the
+/// runtime's (cuda-samples deviceQueryDrv).
+#[test]
+fn nvrtc_assert_without_header_and_driver_texture_attributes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = d.join("nv.cpp");
+    std::fs::write(
+        &src,
+        "#include <cstdio>\n#include <cuda.h>\n#include <cuda_runtime.h>\n#include <nvrtc.h>\n\
+         int main() {\n\
+           const char *k = \"extern \\\"C\\\" __global__ void k(int *p) { assert(p != 0); }\";\n\
+           nvrtcProgram prog; nvrtcCreateProgram(&prog, k, \"k.cu\", 0, 0, 0);\n\
+           nvrtcResult r = nvrtcCompileProgram(prog, 0, 0);\n\
+           printf(\"%s\\n\", nvrtcGetErrorString(r));\n\
+           cuInit(0); int a = 0, b = 0;\n\
+           cuDeviceGetAttribute(&a, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS, 0);\n\
+           cudaDeviceGetAttribute(&b, cudaDevAttrMaxTexture2DLayeredLayers, 0);\n\
+           printf(\"%d\\n\", a == b && a > 0);\n\
+         }\n",
+    )
+    .unwrap();
+    run_ok(cuprite().arg("-o").arg(d.join("nv")).arg(&src).args(["-lnvrtc", "-lcuda"]));
+    let out = run_ok(&mut Command::new(d.join("nv")));
+    assert_eq!(text(&out.stdout), "NVRTC_SUCCESS\n1\n");
+}
