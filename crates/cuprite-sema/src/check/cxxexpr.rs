@@ -151,35 +151,20 @@ impl<'o> Checker<'o> {
         }
     }
 
-    /// Candidate operator functions for `name` with these operands: members of the
-    /// first operand's class, and non-members found by ordinary unqualified lookup and
-    /// by argument-dependent lookup (the namespaces of class and enum operands).
-    pub(crate) fn operator_candidates(&self, name: &str, operands: &[&Expr]) -> (Vec<FnId>, Vec<FnId>) {
-        let mut members = Vec::new();
-        if let Some(Ty::Record(r)) = operands.first().map(|o| &o.ty.ty) {
-            members = self.lookup_methods(*r, name);
-        }
-        let mut free: Vec<FnId> = Vec::new();
-        let add = |ids: &[FnId], free: &mut Vec<FnId>| {
-            for id in ids {
-                if !free.contains(id) && self.prog.functions[id.0 as usize].cxx.method.is_none() {
-                    free.push(*id);
-                }
-            }
-        };
-        // Ordinary lookup: the innermost enclosing namespace that declares the name.
+    /// Where non-member operator functions named `name` are looked up: the innermost
+    /// enclosing namespace that declares the name (as a function or a function template),
+    /// the using-directives' namespaces, and argument-dependent lookup (the namespaces of
+    /// class and enum operands).
+    fn operator_scopes(&self, name: &str, operands: &[&Expr]) -> Vec<Vec<String>> {
+        let mut scopes = Vec::new();
         for i in (0..=self.ns.len()).rev() {
-            if let Some(Sym::Funcs(ids)) = self.names.get(&qualify(&self.ns[..i], name)) {
-                add(ids, &mut free);
+            let q = qualify(&self.ns[..i], name);
+            if matches!(self.names.get(&q), Some(Sym::Funcs(_))) || self.tpl.by_name.contains_key(&q) {
+                scopes.push(self.ns[..i].to_vec());
                 break;
             }
         }
-        for u in self.using_dirs() {
-            if let Some(Sym::Funcs(ids)) = self.names.get(&qualify(&u, name)) {
-                add(ids, &mut free);
-            }
-        }
-        // Argument-dependent lookup.
+        scopes.extend(self.using_dirs());
         for o in operands {
             let scope = match &o.ty.ty {
                 Ty::Record(r) => {
@@ -193,9 +178,25 @@ impl<'o> Checker<'o> {
                 Ty::Enum(e) => Some(self.prog.types.enm(*e).scope.clone()),
                 _ => None,
             };
-            if let Some(s) = scope {
-                if let Some(Sym::Funcs(ids)) = self.names.get(&qualify(&s, name)) {
-                    add(ids, &mut free);
+            scopes.extend(scope);
+        }
+        scopes
+    }
+
+    /// Candidate operator functions for `name` with these operands: members of the
+    /// first operand's class, and non-members found where `operator_scopes` looks.
+    pub(crate) fn operator_candidates(&self, name: &str, operands: &[&Expr]) -> (Vec<FnId>, Vec<FnId>) {
+        let mut members = Vec::new();
+        if let Some(Ty::Record(r)) = operands.first().map(|o| &o.ty.ty) {
+            members = self.lookup_methods(*r, name);
+        }
+        let mut free: Vec<FnId> = Vec::new();
+        for s in self.operator_scopes(name, operands) {
+            if let Some(Sym::Funcs(ids)) = self.names.get(&qualify(&s, name)) {
+                for id in ids {
+                    if !free.contains(id) && self.prog.functions[id.0 as usize].cxx.method.is_none() {
+                        free.push(*id);
+                    }
                 }
             }
         }
@@ -203,28 +204,12 @@ impl<'o> Checker<'o> {
     }
 
     /// Non-member operator function templates (`template <class T> V<T> operator-(V<T>
-    /// const &, V<T> const &)`) found where `operator_candidates` looks, specialized by
+    /// const &, V<T> const &)`) found where `operator_scopes` looks, specialized by
     /// deduction from the operands; a template that does not deduce is no candidate.
     fn operator_template_candidates(&mut self, name: &str, operands: &[Expr], sp: Span) -> Vec<FnId> {
-        let mut scopes: Vec<Vec<String>> = Vec::new();
-        for i in (0..=self.ns.len()).rev() {
-            if self.tpl.by_name.contains_key(&qualify(&self.ns[..i], name)) {
-                scopes.push(self.ns[..i].to_vec());
-                break;
-            }
-        }
-        scopes.extend(self.using_dirs());
-        for o in operands {
-            if let Ty::Record(r) = &o.ty.ty {
-                let mut s = self.prog.types.rec(*r).scope.clone();
-                while !s.is_empty() && self.tags.contains_key(&s.join("::")) {
-                    s.pop();
-                }
-                scopes.push(s);
-            }
-        }
+        let refs: Vec<&Expr> = operands.iter().collect();
         let mut ids: Vec<super::template::TemplId> = Vec::new();
-        for s in scopes {
+        for s in self.operator_scopes(name, &refs) {
             for t in self.tpl.by_name.get(&qualify(&s, name)).cloned().unwrap_or_default() {
                 let d = &self.tpl.defs[t];
                 if d.kind == super::template::TKind::Function && d.class.is_none() && !ids.contains(&t) {

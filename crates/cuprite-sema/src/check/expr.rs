@@ -1267,6 +1267,17 @@ impl<'o> Checker<'o> {
         })
     }
 
+    /// The device builtin a call through `path` names: `f` or `std::f` in device code,
+    /// where `f` is one of CUDA's builtins (whatever else the program declares `f` to be).
+    pub(crate) fn builtin_named(&self, path: &ast::Path) -> Option<Class> {
+        let n = path.segments.len();
+        let plain_or_std = n == 1 || (n == 2 && path.segments[0].name == "std");
+        if !plain_or_std || self.fcx.is_none() {
+            return None;
+        }
+        builtins::classify(&path.last().name)
+    }
+
     fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], sp: Span) -> Expr {
         // Member function templates (`obj.f<int>(x)`, `obj.f(x)`): `instantiate.rs`.
         if let Some(e) = self.member_template_call(callee, args, sp) {
@@ -1388,26 +1399,25 @@ impl<'o> Checker<'o> {
             return e;
         }
         let sym = self.lookup(&path);
-        let std_or_plain = path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].name == "std");
+        let builtin = self.builtin_named(&path);
         let user = match &sym {
             Some(Sym::Funcs(ids)) => self.user_has_body(ids),
             _ => false,
         };
-        if std_or_plain && self.fcx.is_some() {
-            if let Some(class) = builtins::classify(&name) {
-                let is_fn_or_none = matches!(sym, None | Some(Sym::Funcs(_)));
-                // A header may add overloads of a builtin for its own classes
-                // (`__shfl_sync(unsigned, __half, int, int)` in cuda_fp16.h): when every
-                // declared overload takes a class, calls with an argument of class type go
-                // to those and the others stay builtin. (Overloads of other shapes, a
-                // program's own `max(int, int)`, replace the builtin as before.)
-                let beside = match &sym {
-                    Some(Sym::Funcs(ids)) if user => self.overloads_take_classes(ids) && !self.args_involve_class(args),
-                    _ => false,
-                };
-                if is_fn_or_none && (!user || beside) {
-                    return self.builtin_call(&name, class, args, callee.span, sp);
-                }
+        if let Some(class) = builtin.clone() {
+            let is_fn_or_none = matches!(sym, None | Some(Sym::Funcs(_)));
+            // A header may add overloads of a builtin for its own classes
+            // (`__shfl_sync(unsigned, __half, int, int)` in cuda_fp16.h): when every
+            // declared overload takes a class, calls with an argument of class type go
+            // to those and the others stay builtin. (Overloads of other shapes, a
+            // program's own `max(float3, float3)`, are tried first; the builtin takes the
+            // calls none of them fits, below.)
+            let beside = match &sym {
+                Some(Sym::Funcs(ids)) if user => self.overloads_take_classes(ids) && !self.args_involve_class(args),
+                _ => false,
+            };
+            if is_fn_or_none && (!user || beside) {
+                return self.builtin_call(&name, class, args, callee.span, sp);
             }
         }
         match sym {
@@ -1445,12 +1455,11 @@ impl<'o> Checker<'o> {
                 // CUDA's own overloads of a builtin (`max(float, float)`) are candidates
                 // beside a program's functions of the same name (helper_math.h's
                 // `max(float3, float3)`): the builtin takes the call none of them fits.
-                if std_or_plain && self.fcx.is_some() && builtins::classify(&name).is_some() {
+                if let Some(class) = builtin {
                     self.silent += 1;
                     let fits = self.resolve_overload(&ids, None, &hargs, &format!("function for call to '{name}'"), sp, true);
                     self.silent -= 1;
                     if fits.is_none() {
-                        let class = builtins::classify(&name).unwrap();
                         return self.builtin_call(&name, class, args, callee.span, sp);
                     }
                 }

@@ -234,8 +234,7 @@ impl<'o> Checker<'o> {
             // CUDA's own overloads of a builtin (`max(double, float)`) stay candidates
             // beside a program's template of the same name, as nvcc's headers declare
             // them: the builtin call takes over when no template fits.
-            let plain_or_std = n == 1 || (n == 2 && path.segments[0].name == "std");
-            if explicit_args.is_none() && plain_or_std && self.fcx.is_some() && super::builtins::classify(&name).is_some() {
+            if explicit_args.is_none() && self.builtin_named(path).is_some() {
                 return None;
             }
             return Some(self.no_viable_template(&name, &ids, &explicit, &hargs, sp));
