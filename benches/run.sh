@@ -115,15 +115,15 @@ for ((r = 1; r <= REPS; r++)); do
 done
 
 # --- cuprite run examples/vector_add.cu: cold (fresh header cache) and warm ----------------
-# Cold: TMPDIR (where the embedded headers are written) and XDG_CACHE_HOME point into an
-# empty directory; a build cache must live under one of them for "cold" to stay cold.
+# Cold: TMPDIR (where the embedded headers are written) and CUPRITE_CACHE_DIR (the build
+# cache) point into an empty directory; "warm" runs the same build again (a cache hit).
 VA=$ROOT/examples/vector_add.cu
 if [ ${#FILTER[@]} -eq 0 ] && [ -f "$VA" ]; then
   for ((r = 1; r <= REPS; r++)); do
     tmp=$(mktemp -d)
     for kind in cold warm; do
       s=$(date +%s.%N)
-      TMPDIR=$tmp XDG_CACHE_HOME=$tmp/cache "$CUPRITE" run "$VA" >/dev/null 2>&1 || echo "cuprite $r vector_add_$kind exit=1" >>"$RAW"
+      TMPDIR=$tmp CUPRITE_CACHE_DIR=$tmp/cache "$CUPRITE" run "$VA" >/dev/null 2>&1 || echo "cuprite $r vector_add_$kind exit=1" >>"$RAW"
       echo "cuprite $r vector_add_$kind ms=$(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", (b - a) * 1000 }')" >>"$RAW"
     done
     rm -rf "$tmp"

@@ -15,6 +15,8 @@
 //! runtime only needs a C compiler to load it; the IR (bincode of `cuprite_ir::Module`)
 //! rides along for tools that want it (a future PTX back-end, linking).
 
+pub mod cache;
+
 use base64::Engine;
 
 pub const HEADER: &str = "//CUPRITE-MODULE-IMAGE 1\n";

@@ -1,6 +1,7 @@
 //! The `cuprite` compiler driver as a library: what the `cuprite` binary (nvcc's
 //! command line, `src/main.rs`) and run-time compilation (`cuprite-nvrtc`) share.
 
+pub mod build_cache;
 pub mod cli;
 pub mod device_pass;
 pub mod diagnostics;

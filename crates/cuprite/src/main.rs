@@ -5,7 +5,7 @@
 //! `cuprite install --prefix DIR` writes a CUDA-toolkit-shaped directory whose `bin/nvcc`
 //! is this binary (under that name it is nvcc only: no subcommands).
 
-use cuprite::{cli, ice, install, pipeline, support_files, toolchain, toolkit};
+use cuprite::{build_cache, cli, ice, install, pipeline, support_files, toolchain, toolkit};
 
 use clap::Parser;
 use cli::Options;
@@ -76,7 +76,7 @@ fn cli_main(args: &[String], run_mode: bool, tool: &str) -> ExitCode {
             eprintln!("{tool} warning : {n}");
         }
     }
-    match drive(&opts, run_mode) {
+    match drive(&opts, run_mode, args) {
         Ok(code) => code,
         Err(msg) => fail(tool, &msg),
     }
@@ -102,7 +102,7 @@ fn object_name(opts: &Options, input: &Path) -> PathBuf {
     }
 }
 
-fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
+fn drive(opts: &Options, run_mode: bool, args: &[String]) -> Result<ExitCode, String> {
     let prefix = toolkit::Prefix::of_running_binary();
     if opts.verbose || opts.dryrun {
         // Printed before anything can fail: CMake runs `nvcc -v <not a file>` to read them.
@@ -122,8 +122,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         return Err("No input files specified; use option --help for more information".into());
     }
     // `-dc` is `-c -rdc=true`.
-    let rdc = opts.relocatable()?;
-    let compile_only = opts.compile_only || opts.dc || opts.lib;
+    opts.relocatable()?;
     let arch = opts.compute_capability()?;
     let opt_level = opts.opt_level()?;
     let cudart = opts.cudart()?;
@@ -153,6 +152,98 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     if let Some(ext) = opts.module_output {
         return write_module_images(&build, ext).map(|_| ExitCode::SUCCESS);
     }
+    // An unchanged build is taken from the cache (`build_cache`), its diagnostics replayed.
+    let cache_key = cacheable(opts).then(|| invocation_key(args, run_mode, &build));
+    if let Some(hit) = cache_key.as_deref().and_then(build_cache::lookup) {
+        if let Some(program) = run_mode.then(|| hit.product(0)).flatten().filter(|_| opts.output.is_none()) {
+            hit.replay_diagnostics();
+            return run_program(&program, &program_args(opts));
+        }
+        hit.restore()?;
+        let output = opts.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
+        return finish(opts, run_mode, &output);
+    }
+    if cache_key.is_some() {
+        build_cache::start_recording();
+    }
+    let (built, diagnostics) = cuprite::diagnostics::capture(|| build_all(opts, run_mode, &build, work_dir.path()));
+    eprint!("{diagnostics}");
+    let Some(output) = built? else { return Ok(ExitCode::SUCCESS) };
+    if let Some(key) = &cache_key {
+        build_cache::store(key, &products(opts, &build, output.as_deref()), &diagnostics);
+    }
+    match output {
+        Some(output) => finish(opts, run_mode, &output),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Runs the program after a build when `cuprite run` or `--run` asks for it.
+fn finish(opts: &Options, run_mode: bool, output: &Path) -> Result<ExitCode, String> {
+    if run_mode || opts.run {
+        return run_program(output, &program_args(opts));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn program_args(opts: &Options) -> Vec<String> {
+    let mut args = opts.program_args.clone();
+    args.extend(opts.run_args.iter().cloned());
+    args
+}
+
+/// Whether this invocation's products may come from the build cache: a compile (`-c`,
+/// `-dc`) or a full build, with nothing asked for that a cached build would not redo
+/// (printing commands, keeping intermediate files, resource reports, …).
+fn cacheable(opts: &Options) -> bool {
+    let ptxas_verbose = opts.xptxas.iter().any(|o| o == "-v" || o == "--verbose");
+    build_cache::enabled()
+        && !(opts.dryrun || opts.verbose || opts.keep || opts.keep_dir.is_some())
+        && !(opts.preprocess_only || opts.deps_only || opts.syntax_only || opts.lib || opts.dlink)
+        && !(opts.resource_usage || ptxas_verbose)
+        && opts.module_output.is_none()
+}
+
+fn invocation_key(args: &[String], run_mode: bool, build: &Build) -> String {
+    let mut key = build_cache::Invocation::new();
+    key.add(if run_mode { "run" } else { "build" });
+    for a in args {
+        key.add(a);
+    }
+    key.add_program(&build.tools.cxx);
+    key.add_program(&build.tools.cc);
+    key.finish()
+}
+
+/// The files a build writes for the user: objects (with their `-MD` lists) under `-c`,
+/// else the program (and `-MF`'s list when named).
+fn products(opts: &Options, build: &Build, program: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(p) = program {
+        out.push(p.to_path_buf());
+        if let Some(f) = &opts.deps_file {
+            out.push(f.clone());
+        }
+        return out;
+    }
+    for input in &opts.inputs {
+        if pipeline::input_kind(input, opts.language.as_deref()) == Ok(InputKind::Object) {
+            continue;
+        }
+        let object = object_name(opts, input);
+        if opts.deps_md || opts.deps_mmd {
+            out.push(build.dependency_file(&object));
+        }
+        out.push(object);
+    }
+    out
+}
+
+/// Compiles every input and, unless only compiling, links them. Returns the program's
+/// path when one was linked, `None` when the build stopped earlier by request.
+fn build_all(opts: &Options, run_mode: bool, build: &Build, temp: &Path) -> Result<Option<Option<PathBuf>>, String> {
+    let rdc = opts.relocatable()?;
+    let compile_only = opts.compile_only || opts.dc || opts.lib;
     let mut objects = Vec::new();
     for (i, input) in opts.inputs.iter().enumerate() {
         let kind = pipeline::input_kind(input, opts.language.as_deref())?;
@@ -192,10 +283,10 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         // `-lib`: the objects (device code as compiled: relocatable under -rdc) in one archive.
         let output = opts.output.clone().unwrap_or_else(|| PathBuf::from("a.a"));
         build.archive(&objects, &output)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(None);
     }
     if compile_only || opts.preprocess_only || opts.deps_only || opts.syntax_only {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Some(None));
     }
     ice::set_context(Path::new(""), "linking");
     if opts.dlink {
@@ -204,7 +295,7 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
         if !build.device_link(&objects, &output)? {
             build.empty_object(&output)?;
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(None);
     }
     // Linking objects with relocatable device code links their device code first.
     let device_o = build.work.join("device-link.o");
@@ -213,16 +304,11 @@ fn drive(opts: &Options, run_mode: bool) -> Result<ExitCode, String> {
     }
     let output = match (&opts.output, run_mode) {
         (Some(o), _) => o.clone(),
-        (None, true) => work_dir.path().join("a.out"),
+        (None, true) => temp.join("a.out"),
         (None, false) => PathBuf::from("a.out"),
     };
     build.link(&objects, &output)?;
-    if run_mode || opts.run {
-        let mut args = opts.program_args.clone();
-        args.extend(opts.run_args.iter().cloned());
-        return run_program(&output, &args);
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(Some(Some(output)))
 }
 
 /// `-ptx`, `-cubin`, `-fatbin`: each `.cu` input's device code as a Cuprite module image

@@ -196,16 +196,20 @@ impl<'a> Build<'a> {
         let work = |ext: &str| self.work.join(format!("{stem}.{ext}"));
 
         // Device view.
-        let dflags = self.device_view_flags(input);
+        let mut dflags = self.device_view_flags(input);
+        let device_deps = self.cache_dependency_flags(&mut dflags, &work("cudafe.device.d"));
         let device_ii = work("cudafe.device.ii");
         self.tools.run_to_file(&self.tools.cxx, &dflags, &device_ii)?;
+        self.record_dependencies(device_deps)?;
 
         // Host view (which also writes make dependencies for -MD).
         let mut hflags = vec!["-E".to_string()];
         hflags.extend(self.dependency_flags(object));
+        let host_deps = self.cache_dependency_flags(&mut hflags, &work("cudafe.host.d"));
         hflags.extend(self.host_view_flags(input));
         let host_ii = work("cudafe.host.ii");
         self.tools.run_to_file(&self.tools.cxx, &hflags, &host_ii)?;
+        self.record_dependencies(host_deps.or_else(|| self.user_dependency_file(object)))?;
         if self.tools.verbose || self.tools.dryrun {
             // The device pass runs inside this process; this line names its target in
             // the form build systems read the default architecture from.
@@ -343,6 +347,34 @@ impl<'a> Build<'a> {
         self.tools.run(&self.tools.cc, &args).map(drop)
     }
 
+    /// While the build cache records a build, a preprocessing command also writes the
+    /// files it read into `depfile` (unless the user's `-MD` already writes a list, which
+    /// is read instead). Returns the list to read afterwards.
+    fn cache_dependency_flags(&self, flags: &mut Vec<String>, depfile: &Path) -> Option<PathBuf> {
+        if !crate::build_cache::recording() || flags.iter().any(|f| f == "-MD" || f == "-MMD") {
+            return None;
+        }
+        flags.splice(1..1, ["-MD".to_string(), "-MF".into(), depfile.display().to_string()]);
+        Some(depfile.to_path_buf())
+    }
+
+    /// The user's `-MD` list for `object`, when the build writes one.
+    fn user_dependency_file(&self, object: &Path) -> Option<PathBuf> {
+        (self.opts.deps_md || self.opts.deps_mmd).then(|| self.dependency_file(object))
+    }
+
+    fn record_dependencies(&self, depfile: Option<PathBuf>) -> Result<(), String> {
+        match depfile {
+            Some(f) if crate::build_cache::recording() && !self.tools.dryrun => crate::build_cache::record_depfile(&f),
+            _ => Ok(()),
+        }
+    }
+
+    /// Where `-MD`/`-MMD` put the make dependencies of `object`: `-MF`, else beside it.
+    pub fn dependency_file(&self, object: &Path) -> PathBuf {
+        self.opts.deps_file.clone().unwrap_or_else(|| object.with_extension("d"))
+    }
+
     /// `-MD`/`-MMD` (with `-MF`, `-MT`, `-MP`): the host compiler writes the object's
     /// make dependencies while it preprocesses.
     fn dependency_flags(&self, object: &Path) -> Vec<String> {
@@ -350,7 +382,7 @@ impl<'a> Build<'a> {
         if !(o.deps_md || o.deps_mmd) {
             return Vec::new();
         }
-        let dep_file = o.deps_file.clone().unwrap_or_else(|| object.with_extension("d"));
+        let dep_file = self.dependency_file(object);
         let mut f = vec![if o.deps_mmd { "-MMD" } else { "-MD" }.to_string(), "-MF".into(), dep_file.display().to_string()];
         f.extend(["-MT".into(), o.deps_target.clone().unwrap_or_else(|| object.display().to_string())]);
         if o.deps_phony {
@@ -382,7 +414,9 @@ impl<'a> Build<'a> {
         // The language is Cuprite's decision (suffix or `-x`), not the host compiler's.
         let lang = if kind == InputKind::C { "c" } else { "c++" };
         flags.extend(["-x".into(), lang.into(), input.display().to_string(), "-o".into(), object.display().to_string()]);
-        self.tools.run(&compiler, &flags).map(drop)
+        let deps = self.cache_dependency_flags(&mut flags, &object.with_extension("cache.d"));
+        self.tools.run(&compiler, &flags)?;
+        self.record_dependencies(deps.or_else(|| self.user_dependency_file(object)))
     }
 
     /// Links objects, the runtime library and the user's libraries into an executable.
@@ -422,7 +456,31 @@ impl<'a> Build<'a> {
         }
         flags.extend(self.opts.xcompiler.iter().filter(|f| f.starts_with("-f") || f.starts_with("-L") || f.starts_with("-l") || f.starts_with("-pthread") || f.starts_with("-Wl,") || *f == "-shared" || *f == "-static").cloned());
         flags.extend(self.runtime_link_flags()?);
-        self.tools.run(&self.tools.cxx, &flags).map(drop)
+        self.tools.run(&self.tools.cxx, &flags)?;
+        if crate::build_cache::recording() {
+            self.record_link_inputs(&flags[2..]); // (after `-o OUTPUT`)
+        }
+        Ok(())
+    }
+
+    /// Notes for the build cache the files a link read: the objects and libraries named
+    /// on its command line, and `-lNAME` found in the `-L` directories.
+    fn record_link_inputs(&self, flags: &[String]) {
+        let dirs: Vec<&str> = flags.iter().filter_map(|f| f.strip_prefix("-L")).collect();
+        for f in flags {
+            if let Some(name) = f.strip_prefix("-l") {
+                for d in &dirs {
+                    for lib in [format!("{d}/lib{name}.so"), format!("{d}/lib{name}.a")] {
+                        if Path::new(&lib).is_file() {
+                            crate::build_cache::record(lib);
+                        }
+                    }
+                }
+            } else if !f.starts_with('-') && Path::new(f).is_file() && !Path::new(f).starts_with(&self.work) {
+                // (Objects in the work directory are this build's own, not its inputs.)
+                crate::build_cache::record(f.as_str());
+            }
+        }
     }
 
     /// The runtime, as `-cudart` asks: static by default (the program depends on nothing

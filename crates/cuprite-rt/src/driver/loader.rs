@@ -62,19 +62,9 @@ pub struct Loaded {
 unsafe impl Send for Loaded {}
 unsafe impl Sync for Loaded {}
 
-/// Where compiled modules are kept: `$CUPRITE_CACHE_DIR`, else `$XDG_CACHE_HOME/cuprite`
-/// or `~/.cache/cuprite`, else the temporary directory.
+/// Where compiled modules are kept (see `cuprite_image::cache`).
 fn cache_dir() -> PathBuf {
-    let base = if let Some(d) = std::env::var_os("CUPRITE_CACHE_DIR") {
-        PathBuf::from(d)
-    } else if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-        PathBuf::from(d).join("cuprite")
-    } else if let Some(h) = std::env::var_os("HOME") {
-        PathBuf::from(h).join(".cache/cuprite")
-    } else {
-        std::env::temp_dir().join(format!("cuprite-cache-{}", unsafe { libc::getuid() }))
-    };
-    base.join("modules")
+    cuprite_image::cache::root().join("modules")
 }
 
 fn c_compiler() -> String {

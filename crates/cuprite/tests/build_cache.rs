@@ -1,0 +1,171 @@
+//! The build cache: an unchanged build is taken from the cache without running a compiler,
+//! an edited header rebuilds, diagnostics are replayed, `-c -MD` products come back.
+//!
+//! Each test has its own cache (`CUPRITE_CACHE_DIR`) and counts the host compiler's runs
+//! through a wrapper named by `CXX` (and `CC`), which logs each call and runs the real one.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+struct Setup {
+    dir: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, real) in [("cxx-wrapper", "c++"), ("cc-wrapper", "cc")] {
+            let script = format!("#!/bin/sh\necho \"$0 $*\" >> '{}'\nexec {real} \"$@\"\n", dir.path().join("compiler.log").display());
+            let path = dir.path().join(name);
+            std::fs::write(&path, script).unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        Setup { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn write(&self, name: &str, contents: &str) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, contents).unwrap();
+        p
+    }
+
+    fn cuprite(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_cuprite"))
+            .args(args)
+            .current_dir(self.dir.path())
+            .env("CUPRITE_CACHE_DIR", self.path("cache"))
+            .env("CXX", self.path("cxx-wrapper"))
+            .env("CC", self.path("cc-wrapper"))
+            .env_remove("CUPRITE_CACHE")
+            .output()
+            .unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> Output {
+        let out = self.cuprite(args);
+        assert!(out.status.success(), "cuprite {args:?} failed:\n{}{}", text(&out.stdout), text(&out.stderr));
+        out
+    }
+
+    /// How many times a compiler has run so far.
+    fn compiler_runs(&self) -> usize {
+        std::fs::read_to_string(self.path("compiler.log")).map(|s| s.lines().count()).unwrap_or(0)
+    }
+}
+
+const PROGRAM: &str = r#"
+#include <cstdio>
+#include "value.h"
+__global__ void k(int *out) { *out = VALUE * 2; }
+int main() {
+    int *d, h = 0;
+    cudaMalloc(&d, sizeof(int));
+    k<<<1, 1>>>(d);
+    cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
+    printf("value %d\n", h);
+    return 0;
+}
+"#;
+
+#[test]
+fn an_unchanged_program_runs_without_compiling_and_an_edited_header_rebuilds() {
+    let s = Setup::new();
+    s.write("value.h", "#define VALUE 21\n");
+    s.write("prog.cu", PROGRAM);
+
+    let first = s.ok(&["run", "prog.cu"]);
+    assert_eq!(text(&first.stdout), "value 42\n");
+    let cold_runs = s.compiler_runs();
+    assert!(cold_runs >= 4, "the cold build should run the compilers ({cold_runs} runs)");
+
+    let second = s.ok(&["run", "prog.cu"]);
+    assert_eq!(text(&second.stdout), "value 42\n");
+    assert_eq!(s.compiler_runs(), cold_runs, "an unchanged build must not run a compiler");
+
+    // Same size, different content: the header's content is what counts.
+    s.write("value.h", "#define VALUE 50\n");
+    let third = s.ok(&["run", "prog.cu"]);
+    assert_eq!(text(&third.stdout), "value 100\n");
+    assert!(s.compiler_runs() > cold_runs, "an edited header must rebuild");
+
+    // nvcc-style `-o`: the program is written again from the cache, and runs.
+    s.ok(&["-o", "prog", "prog.cu"]);
+    std::fs::remove_file(s.path("prog")).unwrap();
+    let before = s.compiler_runs();
+    s.ok(&["-o", "prog", "prog.cu"]);
+    assert_eq!(s.compiler_runs(), before);
+    let out = Command::new(s.path("prog")).output().unwrap();
+    assert_eq!(text(&out.stdout), "value 100\n");
+}
+
+#[test]
+fn a_cached_build_replays_its_warnings() {
+    let s = Setup::new();
+    s.write("value.h", "#define VALUE 1\n");
+    s.write("prog.cu", &format!("#warning \"look here\"\n{PROGRAM}"));
+    let first = s.ok(&["run", "prog.cu"]);
+    assert!(text(&first.stderr).contains("look here"), "{}", text(&first.stderr));
+    let runs = s.compiler_runs();
+    let second = s.ok(&["run", "prog.cu"]);
+    assert_eq!(s.compiler_runs(), runs);
+    assert!(text(&second.stderr).contains("look here"), "the warning must be replayed: {}", text(&second.stderr));
+}
+
+#[test]
+fn compile_only_restores_the_object_and_its_dependency_list() {
+    let s = Setup::new();
+    s.write("value.h", "#define VALUE 3\n");
+    s.write("prog.cu", PROGRAM);
+    s.ok(&["-c", "prog.cu", "-MD"]);
+    let deps = std::fs::read_to_string(s.path("prog.d")).unwrap();
+    assert!(deps.contains("value.h"), "{deps}");
+    std::fs::remove_file(s.path("prog.o")).unwrap();
+    std::fs::remove_file(s.path("prog.d")).unwrap();
+    let runs = s.compiler_runs();
+    s.ok(&["-c", "prog.cu", "-MD"]);
+    assert_eq!(s.compiler_runs(), runs, "the object comes from the cache");
+    assert_eq!(std::fs::read_to_string(s.path("prog.d")).unwrap(), deps);
+    // The restored object links into a working program.
+    s.ok(&["-o", "linked", "prog.o"]);
+    let out = Command::new(s.path("linked")).output().unwrap();
+    assert_eq!(text(&out.stdout), "value 6\n");
+}
+
+#[test]
+fn the_cache_can_be_turned_off_and_failures_are_not_cached() {
+    let s = Setup::new();
+    s.write("value.h", "#define VALUE 1\n");
+    s.write("prog.cu", PROGRAM);
+    let off = |args: &[&str]| -> Output {
+        Command::new(env!("CARGO_BIN_EXE_cuprite"))
+            .args(args)
+            .current_dir(s.dir.path())
+            .env("CUPRITE_CACHE_DIR", s.path("cache"))
+            .env("CXX", s.path("cxx-wrapper"))
+            .env("CC", s.path("cc-wrapper"))
+            .env("CUPRITE_CACHE", "0")
+            .output()
+            .unwrap()
+    };
+    assert!(off(&["run", "prog.cu"]).status.success());
+    let runs = s.compiler_runs();
+    assert!(off(&["run", "prog.cu"]).status.success());
+    assert!(s.compiler_runs() > runs, "CUPRITE_CACHE=0 always builds");
+    assert!(!Path::new(&s.path("cache/builds")).exists() || std::fs::read_dir(s.path("cache/builds")).unwrap().next().is_none());
+
+    s.write("bad.cu", "__global__ void k() { undeclared(); }\nint main() { return 0; }\n");
+    let first = s.cuprite(&["run", "bad.cu"]);
+    assert!(!first.status.success());
+    let second = s.cuprite(&["run", "bad.cu"]);
+    assert!(!second.status.success());
+    assert!(text(&second.stderr).contains("undeclared"), "the error is reported again: {}", text(&second.stderr));
+}
