@@ -86,6 +86,15 @@ impl<'o> Checker<'o> {
                             }
                         }
                     }
+                    if let (TArg::Type(at), ast::ExprKind::Name(p)) = (a, &e.kind) {
+                        // A name the parser could not tell from a value (`frag<A, M>`
+                        // with `struct A`): it must name the argument's type.
+                        let spec = ast::DeclSpec { ty: ast::TypeSpec::Named(p.clone()), ..Default::default() };
+                        if !self.same_as_written(&spec, at) {
+                            return false;
+                        }
+                        continue;
+                    }
                     let TArg::Value(v, _) = a else { return false };
                     self.silent += 1;
                     let c = self.const_int(e);
@@ -183,10 +192,29 @@ impl<'o> Checker<'o> {
                     }
                     return false;
                 }
-                self.match_targs(&pats, &rargs, params, b)
+                // `frag<A, M, T>` names `frag<A, M, T, void>` when the template's last
+                // parameter defaults to `void`: the arguments the pattern leaves out must
+                // be the defaults the written ones give.
+                let written = pats.iter().any(|p| matches!(p, ast::TemplateArg::Pack(_))).then_some(rargs.len()).unwrap_or(pats.len().min(rargs.len()));
+                if written < rargs.len() && !self.trailing_defaults_match(rt, &rargs, written, p.last().span) {
+                    return false;
+                }
+                self.match_targs(&pats, &rargs[..written], params, b)
             }
             ast::TypeSpec::Builtin(_) if exact => self.same_as_written(spec, &a),
             _ => true,
+        }
+    }
+
+    /// Whether `args[written..]` are the defaults of class template `t` given `args[..written]`.
+    fn trailing_defaults_match(&mut self, t: TemplId, args: &[TArg], written: usize, sp: Span) -> bool {
+        let d = self.tpl.defs[t].clone();
+        self.silent += 1;
+        let full = self.bind_template_params(&d.params, &args[..written], &HashMap::new(), &d.outer, &d.scope, &d.name, sp, true);
+        self.silent -= 1;
+        match full {
+            Some((_, full)) => full.len() == args.len() && self.targs_key(&full[written..]) == self.targs_key(&args[written..]),
+            None => false,
         }
     }
 
@@ -255,6 +283,16 @@ impl<'o> Checker<'o> {
     /// explicitly given `explicit` and the call's `args`; the complete argument list, or
     /// `None` (deduction failed; reported unless silent).
     pub(crate) fn deduce_call(&mut self, t: TemplId, explicit: &[TArg], args: &[Expr], sp: Span) -> Option<Vec<TArg>> {
+        // Names in the parameters' patterns (`frag<U, M>` in `namespace wmma`) are the
+        // template's, looked up from its scope, not the caller's.
+        let scope = self.tpl.defs[t].scope.clone();
+        let caller = std::mem::replace(&mut self.ns, scope);
+        let r = self.deduce_call_in_scope(t, explicit, args, sp);
+        self.ns = caller;
+        r
+    }
+
+    fn deduce_call_in_scope(&mut self, t: TemplId, explicit: &[TArg], args: &[Expr], sp: Span) -> Option<Vec<TArg>> {
         let tparams = self.tpl.defs[t].params.clone();
         let fparams = self.template_fn_params(t);
         let mut b: HashMap<String, TArg> = HashMap::new();

@@ -639,36 +639,7 @@ impl<'o> Checker<'o> {
                 let e = Expr::new(ExprKind::Local(l), t.clone(), true, sp);
                 self.deref_reference(e)
             }
-            Some(Sym::Var(g)) => {
-                let gv = &self.prog.globals[g.0 as usize];
-                let in_device = self.fcx.as_ref().is_some_and(|f| f.space != ExecSpace::Host);
-                let mut t = gv.ty.clone();
-                if gv.space == VarSpace::Host {
-                    if let Some(v) = &gv.const_value {
-                        let mut v = v.clone();
-                        v.span = sp;
-                        return v;
-                    }
-                    if in_device || self.fcx.is_none() {
-                        if self.fcx.is_none() {
-                            // A file-scope initializer that refers to a non-constant.
-                            return Expr::new(ExprKind::Global(g), t, true, sp);
-                        }
-                        let d = Diagnostic::error(sp, format!("identifier \"{n}\" is undefined in device code"))
-                            .with_note(Some(gv.span), "declared here as a host variable");
-                        self.diag(d);
-                        return Expr::error(sp);
-                    }
-                }
-                if gv.space == VarSpace::Constant && in_device {
-                    t.c = true;
-                }
-                if let Some(f) = &mut self.fcx {
-                    f.globals_used.push(g);
-                }
-                let e = Expr::new(ExprKind::Global(g), t, true, sp);
-                self.deref_reference(e)
-            }
+            Some(Sym::Var(g)) => self.global_ref(g, &n, sp),
             Some(Sym::Enumerator(v, t)) => mk_int(v, t, sp),
             Some(Sym::Funcs(ids)) => self.func_designator(&ids, &n, sp),
             Some(Sym::Typedef(_)) => {
@@ -733,6 +704,38 @@ impl<'o> Checker<'o> {
         Expr::new(ExprKind::PtrAdd(bx(p), bx(i)), t, false, sp)
     }
 
+    /// A use of global variable `g` (spelled `n`) as an expression.
+    fn global_ref(&mut self, g: GVarId, n: &str, sp: Span) -> Expr {
+        let gv = &self.prog.globals[g.0 as usize];
+        let in_device = self.fcx.as_ref().is_some_and(|f| f.space != ExecSpace::Host);
+        let mut t = gv.ty.clone();
+        if gv.space == VarSpace::Host {
+            if let Some(v) = &gv.const_value {
+                let mut v = v.clone();
+                v.span = sp;
+                return v;
+            }
+            if in_device || self.fcx.is_none() {
+                if self.fcx.is_none() {
+                    // A file-scope initializer that refers to a non-constant.
+                    return Expr::new(ExprKind::Global(g), t, true, sp);
+                }
+                let d = Diagnostic::error(sp, format!("identifier \"{n}\" is undefined in device code"))
+                    .with_note(Some(gv.span), "declared here as a host variable");
+                self.diag(d);
+                return Expr::error(sp);
+            }
+        }
+        if gv.space == VarSpace::Constant && in_device {
+            t.c = true;
+        }
+        if let Some(f) = &mut self.fcx {
+            f.globals_used.push(g);
+        }
+        let e = Expr::new(ExprKind::Global(g), t, true, sp);
+        self.deref_reference(e)
+    }
+
     fn member(&mut self, base: &ast::Expr, member: &ast::Ident, arrow: bool, sp: Span) -> Expr {
         if !arrow {
             if let Some(sv) = self.special_var(base) {
@@ -791,6 +794,11 @@ impl<'o> Checker<'o> {
             return Expr::error(sp);
         }
         let Some((path, fty, owner, acc)) = self.lookup_field(r, &member.name) else {
+            // `obj.count` naming a static data member: the member itself (the object
+            // expression is not evaluated).
+            if let Some(Sym::Var(g)) = self.names.get(&qualify(&self.class_ns(r), &member.name)).cloned() {
+                return self.global_ref(g, &member.name, sp);
+            }
             if !self.lookup_methods(r, &member.name).is_empty() {
                 self.err(member.span, format!("reference to non-static member function '{}' must be called", member.name));
                 return Expr::error(sp);
@@ -1160,7 +1168,10 @@ impl<'o> Checker<'o> {
         let a = self.rvalue(a);
         let b = self.rvalue(b);
         let (ta, tb) = (a.ty.ty.clone(), b.ty.ty.clone());
-        let ty = if ta.is_arith() && tb.is_arith() {
+        let ty = if ta == tb && matches!(ta, Ty::Enum(_)) {
+            // Both operands of one enumeration type: the result has that type.
+            ta.clone()
+        } else if ta.is_arith() && tb.is_arith() {
             common_type(&self.prog.types, &ta, &tb)
         } else if ta == tb {
             ta.clone()
@@ -1212,6 +1223,10 @@ impl<'o> Checker<'o> {
             let mut e = self.cast_class_to_scalar(v, t, sp);
             e.span = sp;
             return e;
+        }
+        if matches!(t.ty, Ty::Record(_)) && v.ty.ty != t.ty {
+            // `(__half)x`: a cast to a class is the construction `__half(x)`.
+            return self.construct_class(t.unqual(), vec![v], sp);
         }
         let v = self.rvalue(v);
         let from = v.ty.ty.clone();

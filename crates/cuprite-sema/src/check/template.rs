@@ -1089,14 +1089,7 @@ fn same_function_shape(a: &ast::Item, b: &ast::Item) -> bool {
             fd.params
                 .iter()
                 .map(|p| {
-                    let mut s = match &p.spec.ty {
-                        ast::TypeSpec::Named(n) => n.segments.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join("::"),
-                        ast::TypeSpec::Builtin(b) => format!("{b:?}"),
-                        _ => "?".to_string(),
-                    };
-                    if p.spec.cv.is_const {
-                        s.push_str(" const");
-                    }
+                    let mut s = spec_shape(&p.spec);
                     for x in &p.declarator.derived {
                         s.push_str(match x {
                             ast::Derived::Pointer { .. } => "*",
@@ -1116,6 +1109,42 @@ fn same_function_shape(a: &ast::Item, b: &ast::Item) -> bool {
         )
     }
     shape(a) == shape(b)
+}
+
+/// A parameter type's spelling for [`same_function_shape`]: its name with the template
+/// arguments as written (`fragment<Use, M, row_major>` and `fragment<Use, M, col_major>`
+/// are different overloads), without source positions.
+fn spec_shape(spec: &ast::DeclSpec) -> String {
+    let mut s = match &spec.ty {
+        ast::TypeSpec::Named(n) => {
+            let mut out = Vec::new();
+            for (i, seg) in n.segments.iter().enumerate() {
+                let mut part = seg.name.clone();
+                if let Some(args) = n.segment_args(i) {
+                    part.push('<');
+                    part.push_str(&args.iter().map(targ_shape).collect::<Vec<_>>().join(","));
+                    part.push('>');
+                }
+                out.push(part);
+            }
+            out.join("::")
+        }
+        ast::TypeSpec::Builtin(b) => format!("{b:?}"),
+        _ => "?".to_string(),
+    };
+    if spec.cv.is_const {
+        s.push_str(" const");
+    }
+    s
+}
+
+fn targ_shape(a: &ast::TemplateArg) -> String {
+    match a {
+        ast::TemplateArg::Type(t) => spec_shape(&t.spec) + &"*".repeat(t.declarator.derived.len()),
+        ast::TemplateArg::Expr(ast::Expr { kind: ast::ExprKind::Name(p), .. }) => p.segments.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join("::"),
+        ast::TemplateArg::Expr(_) => "expr".into(),
+        ast::TemplateArg::Pack(inner) => targ_shape(inner) + "...",
+    }
 }
 
 // ---------------------------------------------------------------------------------------
