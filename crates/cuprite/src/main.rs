@@ -248,7 +248,8 @@ fn write_module_images(build: &Build, ext: &str) -> Result<(), String> {
             }
         };
         let compiled = cuprite::module_image::compile(build, input, &[])?;
-        std::fs::write(&out, compiled.image.encode()).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        let text = if ext == "ptx" { cuprite::module_image::ptx_file(build, &compiled)? } else { compiled.image.encode() };
+        std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     }
     Ok(())
 }
