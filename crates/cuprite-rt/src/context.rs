@@ -48,8 +48,9 @@ pub fn ctx() -> &'static Context {
             crate::abi::cuprite_register_atexit();
         }
         let (major, minor) = selected_arch();
+        let device: Box<dyn Device> = if crate::gpu::selected() { crate::gpu::open_selected() } else { Box::new(CpuDevice::new(major, minor)) };
         Context {
-            device: Box::new(CpuDevice::new(major, minor)),
+            device,
             sticky: AtomicI32::new(0),
             stack_limit: AtomicUsize::new(DEFAULT_STACK_LIMIT),
             device_flags: AtomicU32::new(0x8),

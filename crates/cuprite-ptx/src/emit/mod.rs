@@ -15,12 +15,10 @@ mod calls;
 mod function;
 mod globals;
 mod inst;
+pub mod lint;
 mod math;
 pub mod types;
 mod warp;
-
-#[cfg(test)]
-mod tests;
 
 use crate::isa::Target;
 use cuprite_ir::{Const, FunctionKind, Init, InstKind, Module, SrcLoc};
@@ -137,6 +135,13 @@ impl Names {
             }
         }
     }
+}
+
+/// The PTX names of the module's functions and variables, indexed as in the module
+/// (kernels are named by their stub symbols, variables by their host symbols).
+pub fn symbol_names(m: &Module) -> (Vec<String>, Vec<String>) {
+    let n = Names::new(m);
+    (n.functions, n.globals)
 }
 
 /// Writes a whole module as PTX for `target`.
