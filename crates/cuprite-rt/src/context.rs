@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 pub const DEFAULT_STACK_LIMIT: usize = 1024;
 
 pub struct Context {
-    pub device: Box<dyn Device>,
+    pub device: &'static dyn Device,
     sticky: AtomicI32,
     pub stack_limit: AtomicUsize,
     pub device_flags: AtomicU32,
@@ -48,7 +48,7 @@ pub fn ctx() -> &'static Context {
             crate::abi::cuprite_register_atexit();
         }
         let (major, minor) = selected_arch();
-        let device: Box<dyn Device> = if crate::gpu::selected() { crate::gpu::open_selected() } else { Box::new(CpuDevice::new(major, minor)) };
+        let device: &'static dyn Device = if crate::gpu::selected() { crate::gpu::open_selected() } else { Box::leak(Box::new(CpuDevice::new(major, minor))) };
         Context {
             device,
             sticky: AtomicI32::new(0),

@@ -130,3 +130,18 @@ fn gpu_device_without_a_driver_is_a_clear_error() {
     let err = String::from_utf8_lossy(&gpu.stderr);
     assert!(err.contains("CUPRITE_DEVICE=gpu") && err.contains("libcuda.so.1"), "{err}");
 }
+
+#[test]
+fn run_device_option_selects_the_device() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("p.cu");
+    std::fs::write(&src, "#include <cstdio>\nint main() { int *d; printf(\"%s\\n\", cudaGetErrorName(cudaMalloc(&d, 4))); return 0; }\n").unwrap();
+    let run = |dev: &str| Command::new(env!("CARGO_BIN_EXE_cuprite")).args(["run", "--device", dev]).arg(&src).env_remove("CUPRITE_DEVICE").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&run("cpu").stdout), "cudaSuccess\n");
+    let bad = run("tpu");
+    assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("--device takes 'gpu' or 'cpu'"));
+    let has_driver = ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1"].iter().any(|p| Path::new(p).exists());
+    if !has_driver {
+        assert_eq!(String::from_utf8_lossy(&run("gpu").stdout), "cudaErrorNoDevice\n");
+    }
+}

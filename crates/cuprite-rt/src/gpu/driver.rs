@@ -11,6 +11,16 @@ pub type CUcontext = *mut c_void;
 pub type CUmodule = *mut c_void;
 pub type CUfunction = *mut c_void;
 pub type CUdeviceptr = u64;
+pub type CUstream = *mut c_void;
+pub type CUevent = *mut c_void;
+
+pub const CUDA_ERROR_NOT_READY: CUresult = 600;
+pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
+pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
+/// `CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP`: page-locked memory kernels reach.
+pub const HOST_ALLOC_MAPPED: c_uint = 1 | 2;
+/// `CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP`.
+pub const HOST_REGISTER_MAPPED: c_uint = 1 | 2;
 
 pub const CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: c_int = 16;
 pub const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: c_int = 75;
@@ -57,9 +67,18 @@ driver_api! {
     mem_alloc_managed = "cuMemAllocManaged": fn(*mut CUdeviceptr, usize, c_uint) -> CUresult;
     mem_free = "cuMemFree_v2": fn(CUdeviceptr) -> CUresult;
     mem_get_info = "cuMemGetInfo_v2": fn(*mut usize, *mut usize) -> CUresult;
-    memcpy = "cuMemcpy": fn(CUdeviceptr, CUdeviceptr, usize) -> CUresult;
-    memset_d8 = "cuMemsetD8_v2": fn(CUdeviceptr, u8, usize) -> CUresult;
-    launch_kernel = "cuLaunchKernel": fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, *mut c_void, *mut *mut c_void, *mut *mut c_void) -> CUresult;
+    memcpy_async = "cuMemcpyAsync": fn(CUdeviceptr, CUdeviceptr, usize, CUstream) -> CUresult;
+    memset_d8_async = "cuMemsetD8Async": fn(CUdeviceptr, u8, usize, CUstream) -> CUresult;
+    mem_host_alloc = "cuMemHostAlloc": fn(*mut *mut c_void, usize, c_uint) -> CUresult;
+    mem_free_host = "cuMemFreeHost": fn(*mut c_void) -> CUresult;
+    mem_host_register = "cuMemHostRegister_v2": fn(*mut c_void, usize, c_uint) -> CUresult;
+    mem_host_unregister = "cuMemHostUnregister": fn(*mut c_void) -> CUresult;
+    stream_create = "cuStreamCreate": fn(*mut CUstream, c_uint) -> CUresult;
+    stream_synchronize = "cuStreamSynchronize": fn(CUstream) -> CUresult;
+    event_create = "cuEventCreate": fn(*mut CUevent, c_uint) -> CUresult;
+    event_record = "cuEventRecord": fn(CUevent, CUstream) -> CUresult;
+    event_query = "cuEventQuery": fn(CUevent) -> CUresult;
+    launch_kernel = "cuLaunchKernel": fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void, *mut *mut c_void) -> CUresult;
     get_error_string = "cuGetErrorString": fn(CUresult, *mut *const c_char) -> CUresult;
 }
 

@@ -17,10 +17,24 @@ use crate::error::{self, Result};
 use crate::launch::PreparedLaunch;
 use crate::memory::{self, Kind};
 use driver::*;
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::ffi::{c_int, c_void, CString};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
+thread_local! {
+    /// The calling thread's own driver stream and event: each runtime stream's thread
+    /// issues its operations there, so launches of different streams run concurrently
+    /// on the GPU as they do under CUDA, and none waits behind the legacy stream.
+    static LANE: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
+}
+
+static ACTIVE: OnceLock<&'static GpuDevice> = OnceLock::new();
+
+/// Whether the GPU device is the process's device.
+pub fn active() -> Option<&'static GpuDevice> {
+    ACTIVE.get().copied()
+}
 /// The largest dynamic shared memory a launch gets without opting in.
 const DEFAULT_DYNAMIC_SHARED: usize = 48 * 1024;
 
@@ -35,7 +49,8 @@ pub struct GpuDevice {
     total: usize,
     /// Each kernel's function by its stub symbol, or why it cannot run on the GPU.
     functions: HashMap<String, std::result::Result<usize, String>>,
-    allocations: Mutex<HashSet<u64>>,
+    /// Live driver allocations and whether each is page-locked host memory.
+    allocations: Mutex<HashMap<u64, bool>>,
     reported: Mutex<HashSet<String>>,
 }
 
@@ -85,7 +100,7 @@ impl GpuDevice {
                 sms,
                 total,
                 functions: HashMap::new(),
-                allocations: Mutex::new(HashSet::new()),
+                allocations: Mutex::new(HashMap::new()),
                 reported: Mutex::new(HashSet::new()),
             };
             dev.load_modules()?;
@@ -144,6 +159,65 @@ impl GpuDevice {
         }
     }
 
+    /// The calling thread's (stream, event), made on first use.
+    fn lane(&self) -> Result<(CUstream, CUevent)> {
+        if let Some((s, e)) = LANE.with(Cell::get) {
+            return Ok((s as CUstream, e as CUevent));
+        }
+        let (mut s, mut e): (CUstream, CUevent) = (std::ptr::null_mut(), std::ptr::null_mut());
+        unsafe {
+            self.result((self.drv.stream_create)(&mut s, CU_STREAM_NON_BLOCKING))?;
+            self.result((self.drv.event_create)(&mut e, CU_EVENT_DISABLE_TIMING))?;
+        }
+        LANE.with(|l| l.set(Some((s as usize, e as usize))));
+        Ok((s, e))
+    }
+
+    /// Waits for what the thread's stream holds by polling an event: unlike a stream
+    /// synchronisation, that does not flush device printf, which CUDA prints only at its
+    /// flush points (`flush_printf`).
+    fn finish(&self, stream: CUstream, event: CUevent) -> Result<()> {
+        unsafe {
+            self.result((self.drv.event_record)(event, stream))?;
+            let mut spins = 0u32;
+            loop {
+                match (self.drv.event_query)(event) {
+                    0 => return Ok(()),
+                    CUDA_ERROR_NOT_READY => {
+                        spins += 1;
+                        if spins < 1000 {
+                            std::thread::yield_now();
+                        } else {
+                            std::thread::sleep(std::time::Duration::from_micros(50));
+                        }
+                    }
+                    e => return Err(e),
+                }
+            }
+        }
+    }
+
+    /// Prints what kernels wrote with printf (at the runtime's flush points): a
+    /// synchronisation of the thread's own stream, which holds nothing by now, flushes
+    /// the driver's buffer without waiting for other streams' work.
+    pub fn flush_printf(&self) {
+        self.current();
+        if let Ok((s, _)) = self.lane() {
+            unsafe { (self.drv.stream_synchronize)(s) };
+        }
+    }
+
+    /// `cudaHostRegister`: the range becomes page-locked and reachable by kernels.
+    pub fn host_register(&self, p: *mut c_void, size: usize) -> Result<()> {
+        self.current();
+        self.result(unsafe { (self.drv.mem_host_register)(p, size, HOST_REGISTER_MAPPED) })
+    }
+
+    pub fn host_unregister(&self, p: *mut c_void) -> Result<()> {
+        self.current();
+        self.result(unsafe { (self.drv.mem_host_unregister)(p) })
+    }
+
     fn result(&self, r: CUresult) -> Result<()> {
         // The driver's codes are the runtime's for every error a program sees here
         // (1 invalid value, 2 out of memory, 700 illegal address, 710 assert, ...).
@@ -176,34 +250,54 @@ impl Device for GpuDevice {
         if size == 0 {
             return Ok(std::ptr::null_mut());
         }
-        let managed = match kind {
-            Kind::Device => false,
-            Kind::Managed => true,
-            // Page-locked host memory stays the runtime's: the driver copies from it as
-            // from any host memory.
-            _ => return memory::alloc(size, kind),
-        };
         self.current();
         let mut p: CUdeviceptr = 0;
-        let r = unsafe { if managed { (self.drv.mem_alloc_managed)(&mut p, size, CU_MEM_ATTACH_GLOBAL) } else { (self.drv.mem_alloc)(&mut p, size) } };
+        let host = matches!(kind, Kind::PinnedHost(_));
+        let r = unsafe {
+            match kind {
+                Kind::Device => (self.drv.mem_alloc)(&mut p, size),
+                Kind::Managed => (self.drv.mem_alloc_managed)(&mut p, size, CU_MEM_ATTACH_GLOBAL),
+                Kind::PinnedHost(_) => {
+                    let mut h: *mut c_void = std::ptr::null_mut();
+                    let r = (self.drv.mem_host_alloc)(&mut h, size, HOST_ALLOC_MAPPED);
+                    p = h as CUdeviceptr;
+                    r
+                }
+                Kind::Registered(_) => return Err(error::INVALID_VALUE),
+            }
+        };
         self.result(r)?;
         memory::track_foreign(p as usize, size, kind);
-        self.allocations.lock().unwrap_or_else(|e| e.into_inner()).insert(p);
+        self.allocations.lock().unwrap_or_else(|e| e.into_inner()).insert(p, host);
         Ok(p as *mut c_void)
     }
 
     fn free(&self, ptr: *mut c_void, accept: &dyn Fn(Kind) -> bool) -> Result<()> {
-        if memory::untrack_foreign(ptr, accept).is_ok() {
+        if let Ok(a) = memory::untrack_foreign(ptr, accept) {
             self.current();
             self.allocations.lock().unwrap_or_else(|e| e.into_inner()).remove(&(ptr as u64));
-            return self.result(unsafe { (self.drv.mem_free)(ptr as CUdeviceptr) });
+            let r = unsafe {
+                if matches!(a.kind, Kind::PinnedHost(_)) {
+                    (self.drv.mem_free_host)(ptr)
+                } else {
+                    (self.drv.mem_free)(ptr as CUdeviceptr)
+                }
+            };
+            return self.result(r);
         }
         memory::free(ptr, accept)
     }
 
     fn release_all(&self) {
         self.current();
-        let all: Vec<u64> = self.allocations.lock().unwrap_or_else(|e| e.into_inner()).drain().collect();
+        let all: Vec<u64> = {
+            let mut a = self.allocations.lock().unwrap_or_else(|e| e.into_inner());
+            let device: Vec<u64> = a.iter().filter(|(_, host)| !**host).map(|(p, _)| *p).collect();
+            device.iter().for_each(|p| {
+                a.remove(p);
+            });
+            device
+        };
         for p in all {
             let _ = memory::untrack_foreign(p as *mut c_void, &|_| true);
             unsafe { (self.drv.mem_free)(p) };
@@ -216,7 +310,9 @@ impl Device for GpuDevice {
             return Ok(());
         }
         self.current();
-        self.result(unsafe { (self.drv.memcpy)(dst as CUdeviceptr, src as CUdeviceptr, n) })
+        let (s, e) = self.lane()?;
+        self.result(unsafe { (self.drv.memcpy_async)(dst as CUdeviceptr, src as CUdeviceptr, n, s) })?;
+        self.finish(s, e)
     }
 
     fn memset(&self, dst: *mut c_void, value: i32, n: usize) -> Result<()> {
@@ -224,12 +320,14 @@ impl Device for GpuDevice {
             return Ok(());
         }
         self.current();
-        self.result(unsafe { (self.drv.memset_d8)(dst as CUdeviceptr, value as u8, n) })?;
-        self.result(unsafe { (self.drv.ctx_synchronize)() })
+        let (s, e) = self.lane()?;
+        self.result(unsafe { (self.drv.memset_d8_async)(dst as CUdeviceptr, value as u8, n, s) })?;
+        self.finish(s, e)
     }
 
     fn execute(&self, l: &PreparedLaunch) -> Result<()> {
         self.current();
+        let (stream, event) = self.lane()?;
         let f = match self.functions.get(&l.kernel.symbol) {
             Some(Ok(f)) => *f as CUfunction,
             other => {
@@ -256,13 +354,13 @@ impl Device for GpuDevice {
                 l.block.y,
                 l.block.z,
                 l.dynamic_shared as u32,
-                std::ptr::null_mut(),
+                stream,
                 l.arg_ptrs() as *mut *mut c_void,
                 std::ptr::null_mut(),
             );
             self.result(r)?;
-            self.result((self.drv.ctx_synchronize)())
         }
+        self.finish(stream, event)
     }
 }
 
@@ -305,12 +403,31 @@ impl Device for UnavailableGpu {
 
 /// The device `CUPRITE_DEVICE=gpu` selects: the GPU, or, when it cannot be opened, a
 /// device that fails every operation (the reason printed once).
-pub fn open_selected() -> Box<dyn Device> {
+pub fn open_selected() -> &'static dyn Device {
     match GpuDevice::open() {
-        Ok(d) => Box::new(d),
+        Ok(d) => {
+            let d: &'static GpuDevice = Box::leak(Box::new(d));
+            let _ = ACTIVE.set(d);
+            d
+        }
         Err(why) => {
             eprintln!("cuprite: CUPRITE_DEVICE=gpu, but the GPU device cannot be used: {why}");
-            Box::new(UnavailableGpu { why })
+            Box::leak(Box::new(UnavailableGpu { why }))
+        }
+    }
+}
+
+/// Copies bytes the runtime addresses directly on the CPU device (CUDA arrays, graph
+/// memset nodes): through the driver when the GPU device holds device memory.
+///
+/// # Safety
+/// Both ranges must be valid for `n` bytes on the device that holds them.
+pub unsafe fn copy_any(dst: *mut u8, src: *const u8, n: usize) -> Result<()> {
+    match active() {
+        Some(g) => g.copy(dst as *mut c_void, src as *const c_void, n),
+        None => {
+            std::ptr::copy(src, dst, n);
+            Ok(())
         }
     }
 }
