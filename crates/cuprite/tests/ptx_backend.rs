@@ -145,3 +145,48 @@ fn run_device_option_selects_the_device() {
         assert_eq!(String::from_utf8_lossy(&run("gpu").stdout), "cudaErrorNoDevice\n");
     }
 }
+
+/// Every conformance program either becomes PTX that passes the structural check, or is
+/// refused with a named error (on the H100 machine, ptxas accepts all that become PTX:
+/// tools/ptx/h100-results.md).
+#[test]
+fn every_conformance_program_is_well_formed_ptx_or_a_named_error() {
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&suite)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cu") && !p.to_string_lossy().ends_with(".module.cu"))
+        .collect();
+    programs.sort();
+    let chunks: Vec<Vec<PathBuf>> = programs.chunks(programs.len().div_ceil(4).max(1)).map(|c| c.to_vec()).collect();
+    let problems: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                let suite = suite.clone();
+                s.spawn(move || {
+                    let tmp = tempfile::tempdir().unwrap();
+                    let mut found = Vec::new();
+                    for p in chunk {
+                        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+                        let out = tmp.path().join(format!("{name}.ptx"));
+                        let o = Command::new(env!("CARGO_BIN_EXE_cuprite")).current_dir(&suite).args(["-arch=sm_90", "-ptx"]).arg(&p).arg("-o").arg(&out).output().unwrap();
+                        let err = String::from_utf8_lossy(&o.stderr);
+                        if !o.status.success() {
+                            let named = err.contains("(PTX back-end)") && err.contains(".cu") || err.contains("__managed__ variable");
+                            if !named {
+                                found.push(format!("{name}: refused without a named construct: {err}"));
+                            }
+                            continue;
+                        }
+                        let ptx = ptx_of(&std::fs::read_to_string(&out).unwrap());
+                        found.extend(cuprite_ptx::emit::lint::check(&ptx).into_iter().map(|m| format!("{name}: {m}")));
+                    }
+                    found
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    assert!(problems.is_empty(), "{problems:#?}");
+}
