@@ -173,7 +173,7 @@ fn every_conformance_program_is_well_formed_ptx_or_a_named_error() {
                         let o = Command::new(env!("CARGO_BIN_EXE_cuprite")).current_dir(&suite).args(["-arch=sm_90", "-ptx"]).arg(&p).arg("-o").arg(&out).output().unwrap();
                         let err = String::from_utf8_lossy(&o.stderr);
                         if !o.status.success() {
-                            let named = err.contains("(PTX back-end)") && err.contains(".cu") || err.contains("__managed__ variable");
+                            let named = err.contains("(PTX back-end)") && err.contains(": error: ") || err.contains("__managed__ variable");
                             if !named {
                                 found.push(format!("{name}: refused without a named construct: {err}"));
                             }
