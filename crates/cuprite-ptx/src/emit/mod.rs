@@ -20,6 +20,9 @@ mod math;
 pub mod types;
 mod warp;
 
+#[cfg(test)]
+mod tests;
+
 use crate::isa::Target;
 use cuprite_ir::{Const, FunctionKind, Init, InstKind, Module, SrcLoc};
 use std::cell::RefCell;
