@@ -288,6 +288,8 @@ impl<'a> Fx<'a> {
                 let dty = self.vty(args[0]).clone();
                 self.define(result, &dst, &dty)?;
             }
+            #[allow(unreachable_patterns)]
+            other => return Err(self.err(format!("builtin {other:?} is not supported by the PTX back-end"))),
         }
         Ok(())
     }
