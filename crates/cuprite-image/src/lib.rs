@@ -21,6 +21,14 @@ use base64::Engine;
 
 pub const HEADER: &str = "//CUPRITE-MODULE-IMAGE 1\n";
 
+/// The first line of an image carried in the comment lines of a PTX module (what
+/// `cuprite -ptx` writes): each following line `//<base64>` until [`PTX_TRAILER`], then
+/// the PTX itself, so `ptxas` and the driver read the PTX and Cuprite's CPU device the image.
+pub const PTX_HEADER: &str = "//CUPRITE-MODULE-IMAGE 2 (Cuprite's CPU device reads these comment lines; the PTX follows)\n";
+pub const PTX_TRAILER: &str = "//END-CUPRITE-MODULE-IMAGE\n";
+/// Base64 characters per comment line.
+const PTX_LINE: usize = 120;
+
 const TAG_ORIGIN: u8 = 1;
 const TAG_ARCH: u8 = 2;
 const TAG_C_SOURCE: u8 = 3;
@@ -89,15 +97,60 @@ impl Image {
         s
     }
 
+    /// The image in the comment lines of PTX text, followed by that text: a file that
+    /// is PTX to NVIDIA's tools and a module image to Cuprite's loader.
+    pub fn encode_with_ptx(&self, ptx: &str) -> String {
+        let encoded = self.encode();
+        let body = &encoded[HEADER.len()..].trim_end();
+        let mut s = String::from(PTX_HEADER);
+        for chunk in body.as_bytes().chunks(PTX_LINE) {
+            s.push_str("//");
+            s.push_str(std::str::from_utf8(chunk).expect("base64 is ASCII"));
+            s.push('\n');
+        }
+        s.push_str(PTX_TRAILER);
+        s.push_str(ptx);
+        s
+    }
+
+    /// The PTX after an image made by [`Image::encode_with_ptx`], if `data` is one.
+    pub fn ptx_text(data: &[u8]) -> Option<&str> {
+        let text = std::str::from_utf8(data.split(|b| *b == 0).next()?).ok()?;
+        if !text.starts_with(PTX_HEADER) {
+            return None;
+        }
+        let at = text.find(PTX_TRAILER)?;
+        Some(&text[at + PTX_TRAILER.len()..])
+    }
+
     /// Reads an image from the start of `data` (which may run on past its end: a
     /// NUL-terminated string, or a file with more after it).
     pub fn decode(data: &[u8]) -> Result<Image, NotAnImage> {
-        if !data.starts_with(HEADER.as_bytes()) {
+        let joined;
+        let b64: &[u8] = if data.starts_with(PTX_HEADER.as_bytes()) {
+            // `//<base64>` lines up to the trailer.
+            let mut all = Vec::new();
+            let mut ended = false;
+            for line in data[PTX_HEADER.len()..].split(|b| *b == b'\n') {
+                if line == PTX_TRAILER.trim_end().as_bytes() {
+                    ended = true;
+                    break;
+                }
+                all.extend_from_slice(line.strip_prefix(b"//").ok_or_else(|| NotAnImage::Damaged("a line of the image is not a comment".into()))?);
+            }
+            if !ended {
+                return Err(NotAnImage::Damaged("the image has no end line".into()));
+            }
+            joined = all;
+            &joined
+        } else if data.starts_with(HEADER.as_bytes()) {
+            let rest = &data[HEADER.len()..];
+            let end = rest.iter().position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))).unwrap_or(rest.len());
+            &rest[..end]
+        } else {
             return Err(classify(data));
-        }
-        let rest = &data[HEADER.len()..];
-        let end = rest.iter().position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))).unwrap_or(rest.len());
-        let body = base64::engine::general_purpose::STANDARD.decode(&rest[..end]).map_err(|e| NotAnImage::Damaged(e.to_string()))?;
+        };
+        let body = base64::engine::general_purpose::STANDARD.decode(b64).map_err(|e| NotAnImage::Damaged(e.to_string()))?;
         let mut img = Image::default();
         let mut at = 0usize;
         while at < body.len() {
@@ -158,6 +211,22 @@ mod tests {
         let mut with_nul = text.clone().into_bytes();
         with_nul.extend(b"\0garbage");
         assert_eq!(Image::decode(&with_nul).unwrap(), img);
+    }
+
+    #[test]
+    fn image_in_ptx_comments_round_trips() {
+        let img = Image { origin: "k.cu".into(), arch: 90, c_source: "int x;\n".repeat(50), c_flags: vec!["-O3".into()], ir: (0..=255).collect() };
+        let ptx = ".version 9.0\n.target sm_90\n.address_size 64\n";
+        let text = img.encode_with_ptx(ptx);
+        // Every line before the PTX is a PTX comment.
+        let (head, tail) = text.split_at(text.find(".version").unwrap());
+        assert!(head.lines().all(|l| l.starts_with("//")));
+        assert_eq!(tail, ptx);
+        assert_eq!(Image::decode(text.as_bytes()).unwrap(), img);
+        assert_eq!(Image::ptx_text(text.as_bytes()), Some(ptx));
+        assert_eq!(Image::ptx_text(img.encode().as_bytes()), None);
+        let cut = &text[..text.find(PTX_TRAILER).unwrap()];
+        assert!(matches!(Image::decode(cut.as_bytes()), Err(NotAnImage::Damaged(_))));
     }
 
     #[test]

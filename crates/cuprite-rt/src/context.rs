@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 pub const DEFAULT_STACK_LIMIT: usize = 1024;
 
 pub struct Context {
-    pub device: Box<dyn Device>,
+    pub device: &'static dyn Device,
     sticky: AtomicI32,
     pub stack_limit: AtomicUsize,
     pub device_flags: AtomicU32,
@@ -48,8 +48,9 @@ pub fn ctx() -> &'static Context {
             crate::abi::cuprite_register_atexit();
         }
         let (major, minor) = selected_arch();
+        let device: &'static dyn Device = if crate::gpu::selected() { crate::gpu::open_selected() } else { Box::leak(Box::new(CpuDevice::new(major, minor))) };
         Context {
-            device: Box::new(CpuDevice::new(major, minor)),
+            device,
             sticky: AtomicI32::new(0),
             stack_limit: AtomicUsize::new(DEFAULT_STACK_LIMIT),
             device_flags: AtomicU32::new(0x8),

@@ -14,6 +14,7 @@ pub mod device;
 pub mod driver;
 pub mod error;
 pub mod event;
+pub mod gpu;
 pub mod graph;
 pub mod launch;
 pub mod memory;
@@ -25,3 +26,10 @@ pub mod registry;
 pub mod stream;
 pub mod texture;
 pub mod workers;
+
+/// Marks this library as Cuprite's runtime. Cuprite's toolkit ships the runtime as
+/// `libcuda.so` too; the GPU device refuses a driver library that carries this symbol,
+/// so it never mistakes Cuprite for NVIDIA's driver.
+#[no_mangle]
+#[used]
+pub static __cuprite_runtime_marker: u8 = 1;

@@ -5,6 +5,9 @@ use crate::abi;
 
 /// Writes buffered device output to stdout (a host synchronisation point).
 pub fn flush() {
+    if let Some(g) = crate::gpu::active() {
+        g.flush_printf();
+    }
     unsafe { abi::cuprite_printf_flush() }
 }
 

@@ -195,6 +195,18 @@ pub fn var_containing(addr: usize, len: usize) -> Option<Var> {
         .cloned()
 }
 
+/// Every registered variable: (host shadow, variable).
+pub fn all_vars() -> Vec<(usize, Var)> {
+    lock().vars.iter().map(|(k, v)| (*k, v.clone())).collect()
+}
+
+/// Moves a variable's device instance (the GPU device's copy of it).
+pub fn set_var_device_addr(host_shadow: usize, device_addr: usize) {
+    if let Some(v) = lock().vars.get_mut(&host_shadow) {
+        v.device_addr = device_addr;
+    }
+}
+
 pub fn reset_kernel_attributes() {
     for k in lock().kernels.values() {
         k.max_dynamic_shared.store(DYNAMIC_SHARED_UNSET, Ordering::Relaxed);

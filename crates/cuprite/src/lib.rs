@@ -10,6 +10,7 @@ pub mod ice;
 pub mod install;
 pub mod module_image;
 pub mod pipeline;
+pub mod ptx_embed;
 pub mod rdc;
 pub mod resources;
 pub mod support_files;

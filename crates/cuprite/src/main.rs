@@ -35,6 +35,21 @@ fn main() -> ExitCode {
     let run_mode = !as_nvcc && args.first().map(String::as_str) == Some("run");
     if run_mode {
         args.remove(0);
+        // `cuprite run --device gpu|cpu file.cu`: the device the program runs on
+        // (CUPRITE_DEVICE for the child; the CPU device is the default).
+        let end = args.iter().position(|a| a == "--").unwrap_or(args.len());
+        if let Some(i) = args[..end].iter().position(|a| a == "--device" || a.starts_with("--device=")) {
+            let value = match args[i].strip_prefix("--device=") {
+                Some(v) => v.to_string(),
+                None if i + 1 < end => args.remove(i + 1),
+                None => String::new(),
+            };
+            args.remove(i);
+            match value.as_str() {
+                "gpu" | "cpu" => std::env::set_var("CUPRITE_DEVICE", value),
+                other => return fail(tool, &format!("--device takes 'gpu' or 'cpu', not '{other}'")),
+            }
+        }
     }
     // Deep programs (long expressions, deep template recursion) must not depend on the
     // main thread's stack; a panic becomes an internal compiler error, not a backtrace.
@@ -334,7 +349,8 @@ fn write_module_images(build: &Build, ext: &str) -> Result<(), String> {
             }
         };
         let compiled = cuprite::module_image::compile(build, input, &[])?;
-        std::fs::write(&out, compiled.image.encode()).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        let text = if ext == "ptx" { cuprite::module_image::ptx_file(build, &compiled)? } else { compiled.image.encode() };
+        std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     }
     Ok(())
 }

@@ -21,6 +21,8 @@ use std::path::Path;
 pub struct Compiled {
     pub image: Image,
     pub lowered: Vec<String>,
+    /// The device IR the image carries (for the PTX back-end).
+    pub module: Module,
 }
 
 /// Compiles the device code of `input` into a module image.
@@ -43,7 +45,16 @@ pub fn compile(build: &Build, input: &Path, name_expressions: &[String]) -> Resu
     }
     let ir = bincode::serialize(&module).map_err(|e| format!("internal error: cannot encode device code: {e}"))?;
     let image = Image { origin: input.display().to_string(), arch: build.arch, c_source, c_flags, ir };
-    Ok(Compiled { image, lowered })
+    Ok(Compiled { image, lowered, module })
+}
+
+/// `-ptx`: the module as PTX for `-arch` (`cuprite_ptx::emit`), with the module image in
+/// its leading comment lines (`Image::encode_with_ptx`), so that `ptxas` and the driver
+/// take the file as PTX and `cuModuleLoad*` on the CPU device loads the image, unchanged.
+pub fn ptx_file(build: &Build, compiled: &Compiled) -> Result<String, String> {
+    let target = cuprite_ptx::isa::Target { sm: build.arch.max(cuprite_ptx::isa::Target::OLDEST_SM), arch_specific: false };
+    let ptx = cuprite_ptx::emit::emit_module(&compiled.module, target).map_err(|e| e.to_string())?;
+    Ok(compiled.image.encode_with_ptx(&ptx))
 }
 
 /// The symbols the host compiler gives each name expression (a kernel's stub, or a

@@ -288,7 +288,8 @@ impl<'a> Build<'a> {
     /// Generates C for a module's device code and compiles it into `device_o`. `source`
     /// names the translation unit (or the device link) in messages and `#line`s.
     pub fn compile_device_code(&self, module: &cuprite_ir::Module, source: &Path, device_c: &Path, device_o: &Path) -> Result<(), String> {
-        let c_text = device_pass::emit(module, source, self.arch, self.opts)?;
+        let mut c_text = device_pass::emit(module, source, self.arch, self.opts)?;
+        c_text.push_str(&crate::ptx_embed::registration_c(module, self.arch));
         std::fs::write(device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
         let mut dcflags = vec!["-c".to_string()];
         // nvcc optimises device code unless -G asks for debuggable device code.

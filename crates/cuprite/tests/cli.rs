@@ -77,12 +77,15 @@ fn module_outputs_and_refused_outputs() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "a.cu", KERNEL);
     fails_with(cuprite().current_dir(dir.path()).args(["-cuda", "a.cu"]), &["-cuda", "Cuprite generates CPU code"]);
-    // -ptx, -cubin and -fatbin write a Cuprite module image (what cuModuleLoad* loads),
-    // named after the input by default, as nvcc names its outputs.
+    // -cubin and -fatbin write a Cuprite module image (what cuModuleLoad* loads), -ptx
+    // real PTX with the image in its leading comment lines; named after the input by
+    // default, as nvcc names its outputs.
     for (flag, ext) in [("-ptx", "ptx"), ("-cubin", "cubin"), ("-fatbin", "fatbin")] {
         ok(cuprite().current_dir(dir.path()).args([flag, "a.cu"]));
         let image = std::fs::read_to_string(dir.path().join(format!("a.{ext}"))).unwrap();
-        assert!(image.starts_with("//CUPRITE-MODULE-IMAGE 1\n"), "{flag}: {}", &image[..image.len().min(60)]);
+        let header = if flag == "-ptx" { "//CUPRITE-MODULE-IMAGE 2 " } else { "//CUPRITE-MODULE-IMAGE 1\n" };
+        assert!(image.starts_with(header), "{flag}: {}", &image[..image.len().min(60)]);
+        assert_eq!(image.contains("\n.version 9.0\n"), flag == "-ptx", "{flag}");
     }
     fails_with(cuprite().current_dir(dir.path()).args(["-r", "a.cu"]), &["-r:", "not supported yet"]);
 }

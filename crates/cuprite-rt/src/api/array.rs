@@ -104,7 +104,7 @@ fn check_linear(p: *const c_void, pitch: usize, width: usize, rows: usize, devic
 /// Both sides must be valid for the rectangle.
 unsafe fn copy_rows(dst: *mut u8, dpitch: usize, src: *const u8, spitch: usize, width: usize, rows: usize) {
     for r in 0..rows {
-        std::ptr::copy(src.add(r * spitch), dst.add(r * dpitch), width);
+        let _ = crate::gpu::copy_any(dst.add(r * dpitch), src.add(r * spitch), width);
     }
 }
 
@@ -257,8 +257,7 @@ fn to_array(dst: *mut Array, w_off: usize, h_off: usize, src: *const c_void, cou
     before_copy(kind)?;
     let d = linear_span(a, w_off, h_off, count)?;
     check_linear(src, count, count, 1, matches!(kind, KIND_D2H | KIND_D2D))?;
-    unsafe { std::ptr::copy(src as *const u8, d, count) };
-    Ok(())
+    unsafe { crate::gpu::copy_any(d, src as *const u8, count) }
 }
 
 fn from_array(dst: *mut c_void, src: *const Array, w_off: usize, h_off: usize, count: usize, kind: c_int) -> Result<()> {
@@ -266,8 +265,7 @@ fn from_array(dst: *mut c_void, src: *const Array, w_off: usize, h_off: usize, c
     before_copy(kind)?;
     let s = linear_span(a, w_off, h_off, count)?;
     check_linear(dst, count, count, 1, matches!(kind, KIND_H2D | KIND_D2D))?;
-    unsafe { std::ptr::copy(s, dst as *mut u8, count) };
-    Ok(())
+    unsafe { crate::gpu::copy_any(dst as *mut u8, s, count) }
 }
 
 #[no_mangle]

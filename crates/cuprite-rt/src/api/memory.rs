@@ -94,13 +94,25 @@ pub extern "C" fn cudaHostRegister(p: *mut c_void, size: usize, flags: c_uint) -
         if flags & !0xf != 0 {
             return Err(error::INVALID_VALUE);
         }
-        memory::register(p, size, flags)
+        memory::register(p, size, flags)?;
+        match crate::gpu::active() {
+            Some(g) => g.host_register(p, size).inspect_err(|_| {
+                let _ = memory::unregister(p);
+            }),
+            None => Ok(()),
+        }
     })
 }
 
 #[no_mangle]
 pub extern "C" fn cudaHostUnregister(p: *mut c_void) -> CudaError {
-    api(|| memory::unregister(p))
+    api(|| {
+        memory::unregister(p)?;
+        match crate::gpu::active() {
+            Some(g) => g.host_unregister(p),
+            None => Ok(()),
+        }
+    })
 }
 
 #[no_mangle]

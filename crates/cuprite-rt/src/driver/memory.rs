@@ -372,6 +372,12 @@ fn fill<const W: usize>(dst: DPtr, pitch: usize, value: [u8; W], width: usize, h
         Some(st) => crate::stream::resolve(st).map_err(super::from_runtime)?.synchronize(),
         None => crate::stream::wait_all_streams(),
     }
+    if crate::gpu::active().is_some() {
+        let mut v = [0u8; 4];
+        v[..W].copy_from_slice(&value);
+        crate::graph::exec::set_elements(p(dst), pitch, u32::from_le_bytes(v), W, width, height);
+        return Ok(());
+    }
     for y in 0..height {
         let r = (dst as usize + y * pitch) as *mut [u8; W];
         for x in 0..width {

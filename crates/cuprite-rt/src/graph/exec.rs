@@ -180,6 +180,15 @@ pub fn copy_3d(p: &crate::api::memory::Memcpy3DParms) -> Result<()> {
 
 /// Fills `height` rows of `width` elements of `elem` bytes (1, 2 or 4) with `value`.
 pub fn set_elements(dst: *mut c_void, pitch: usize, value: u32, elem: usize, width: usize, height: usize) {
+    if crate::gpu::active().is_some() {
+        // The GPU device's memory is not the CPU's: each row is made here and copied.
+        let bytes = value.to_le_bytes();
+        let row: Vec<u8> = (0..width * elem).map(|i| bytes[i % elem]).collect();
+        for r in 0..height {
+            let _ = unsafe { crate::gpu::copy_any((dst as *mut u8).add(r * pitch), row.as_ptr(), row.len()) };
+        }
+        return;
+    }
     for row in 0..height {
         let base = unsafe { (dst as *mut u8).add(row * pitch) };
         match elem {

@@ -47,6 +47,8 @@ enum Backing {
     HostMap,
     /// Registered memory belongs to the program.
     None,
+    /// Memory another allocator owns (the GPU device's driver): tracked, never released here.
+    Foreign,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -133,7 +135,34 @@ fn release(pool: &mut Pool, a: &Alloc) {
         Backing::HostMap => unsafe {
             libc::munmap(a.base as *mut c_void, a.reserved);
         },
-        Backing::None => {}
+        Backing::None | Backing::Foreign => {}
+    }
+}
+
+/// Records memory another allocator (the GPU device's driver) owns, so that copies,
+/// frees and pointer queries know it as they know the pool's.
+pub fn track_foreign(base: usize, size: usize, kind: Kind) {
+    let mut t = tracker();
+    t.allocs.insert(base, Alloc { base, size, reserved: size, backing: Backing::Foreign, kind });
+    if kind.is_device() {
+        t.device_bytes += size;
+    }
+}
+
+/// Forgets a foreign allocation that starts at `ptr` and whose kind `accept` takes;
+/// cudaErrorInvalidValue otherwise (a bad free, as for the pool's memory).
+pub fn untrack_foreign(ptr: *mut c_void, accept: &dyn Fn(Kind) -> bool) -> error::Result<Alloc> {
+    let mut t = tracker();
+    match t.allocs.get(&(ptr as usize)) {
+        Some(a) if accept(a.kind) && matches!(a.backing, Backing::Foreign) => {
+            let a = *a;
+            t.allocs.remove(&a.base);
+            if a.kind.is_device() {
+                t.device_bytes -= a.size;
+            }
+            Ok(a)
+        }
+        _ => Err(error::INVALID_VALUE),
     }
 }
 

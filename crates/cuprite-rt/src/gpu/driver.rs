@@ -1,0 +1,121 @@
+//! NVIDIA's driver API, loaded at run time from `libcuda.so.1` with `libloading`: no
+//! link-time dependency, so a program runs on machines without a GPU. Only the entry
+//! points the GPU device uses; names and signatures as `cuda.h` documents them.
+
+use libloading::Library;
+use std::ffi::{c_char, c_int, c_uint, c_void};
+
+pub type CUresult = c_int;
+pub type CUdevice = c_int;
+pub type CUcontext = *mut c_void;
+pub type CUmodule = *mut c_void;
+pub type CUfunction = *mut c_void;
+pub type CUdeviceptr = u64;
+pub type CUstream = *mut c_void;
+pub type CUevent = *mut c_void;
+
+pub const CUDA_ERROR_NOT_READY: CUresult = 600;
+pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
+pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
+/// `CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP`: page-locked memory kernels reach.
+pub const HOST_ALLOC_MAPPED: c_uint = 1 | 2;
+/// `CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP`.
+pub const HOST_REGISTER_MAPPED: c_uint = 1 | 2;
+
+pub const CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: c_int = 16;
+pub const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: c_int = 75;
+pub const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: c_int = 76;
+pub const CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: c_int = 8;
+pub const CU_JIT_ERROR_LOG_BUFFER: c_int = 5;
+pub const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
+pub const CU_MEM_ATTACH_GLOBAL: c_uint = 1;
+
+macro_rules! driver_api {
+    ($($field:ident = $sym:literal : fn($($arg:ty),*) -> CUresult;)*) => {
+        /// The loaded entry points (the library stays loaded for the process).
+        pub struct Driver {
+            _lib: Library,
+            $(pub $field: unsafe extern "C" fn($($arg),*) -> CUresult,)*
+        }
+
+        impl Driver {
+            unsafe fn resolve(lib: Library) -> Result<Driver, String> {
+                $(
+                    let $field = *lib
+                        .get::<unsafe extern "C" fn($($arg),*) -> CUresult>(concat!($sym, "\0").as_bytes())
+                        .map_err(|e| format!("the driver library has no {}: {e}", $sym))?;
+                )*
+                Ok(Driver { _lib: lib, $($field,)* })
+            }
+        }
+    };
+}
+
+driver_api! {
+    init = "cuInit": fn(c_uint) -> CUresult;
+    device_get = "cuDeviceGet": fn(*mut CUdevice, c_int) -> CUresult;
+    device_get_attribute = "cuDeviceGetAttribute": fn(*mut c_int, c_int, CUdevice) -> CUresult;
+    device_total_mem = "cuDeviceTotalMem_v2": fn(*mut usize, CUdevice) -> CUresult;
+    primary_ctx_retain = "cuDevicePrimaryCtxRetain": fn(*mut CUcontext, CUdevice) -> CUresult;
+    ctx_set_current = "cuCtxSetCurrent": fn(CUcontext) -> CUresult;
+    ctx_synchronize = "cuCtxSynchronize": fn() -> CUresult;
+    module_load_data_ex = "cuModuleLoadDataEx": fn(*mut CUmodule, *const c_void, c_uint, *mut c_int, *mut *mut c_void) -> CUresult;
+    module_get_function = "cuModuleGetFunction": fn(*mut CUfunction, CUmodule, *const c_char) -> CUresult;
+    module_get_global = "cuModuleGetGlobal_v2": fn(*mut CUdeviceptr, *mut usize, CUmodule, *const c_char) -> CUresult;
+    func_set_attribute = "cuFuncSetAttribute": fn(CUfunction, c_int, c_int) -> CUresult;
+    mem_alloc = "cuMemAlloc_v2": fn(*mut CUdeviceptr, usize) -> CUresult;
+    mem_alloc_managed = "cuMemAllocManaged": fn(*mut CUdeviceptr, usize, c_uint) -> CUresult;
+    mem_free = "cuMemFree_v2": fn(CUdeviceptr) -> CUresult;
+    mem_get_info = "cuMemGetInfo_v2": fn(*mut usize, *mut usize) -> CUresult;
+    memcpy_async = "cuMemcpyAsync": fn(CUdeviceptr, CUdeviceptr, usize, CUstream) -> CUresult;
+    memset_d8_async = "cuMemsetD8Async": fn(CUdeviceptr, u8, usize, CUstream) -> CUresult;
+    mem_host_alloc = "cuMemHostAlloc": fn(*mut *mut c_void, usize, c_uint) -> CUresult;
+    mem_free_host = "cuMemFreeHost": fn(*mut c_void) -> CUresult;
+    mem_host_register = "cuMemHostRegister_v2": fn(*mut c_void, usize, c_uint) -> CUresult;
+    mem_host_unregister = "cuMemHostUnregister": fn(*mut c_void) -> CUresult;
+    stream_create = "cuStreamCreate": fn(*mut CUstream, c_uint) -> CUresult;
+    stream_synchronize = "cuStreamSynchronize": fn(CUstream) -> CUresult;
+    event_create = "cuEventCreate": fn(*mut CUevent, c_uint) -> CUresult;
+    event_record = "cuEventRecord": fn(CUevent, CUstream) -> CUresult;
+    event_query = "cuEventQuery": fn(CUevent) -> CUresult;
+    launch_kernel = "cuLaunchKernel": fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void, *mut *mut c_void) -> CUresult;
+    get_error_string = "cuGetErrorString": fn(CUresult, *mut *const c_char) -> CUresult;
+}
+
+/// The library names tried, in order.
+const LIBRARIES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
+
+impl Driver {
+    /// Loads NVIDIA's driver library, refusing Cuprite's own (which carries
+    /// `__cuprite_runtime_marker`).
+    pub fn load() -> Result<Driver, String> {
+        let mut why = Vec::new();
+        for name in LIBRARIES {
+            let lib = match unsafe { Library::new(name) } {
+                Ok(l) => l,
+                Err(e) => {
+                    let detail = std::error::Error::source(&e).map(|s| s.to_string()).unwrap_or_else(|| e.to_string());
+                    why.push(format!("{name}: {detail}"));
+                    continue;
+                }
+            };
+            if unsafe { lib.get::<*const u8>(b"__cuprite_runtime_marker\0") }.is_ok() {
+                why.push(format!("{name} is Cuprite's own runtime, not NVIDIA's driver"));
+                continue;
+            }
+            return unsafe { Driver::resolve(lib) };
+        }
+        Err(format!("no NVIDIA driver library could be loaded ({})", why.join("; ")))
+    }
+
+    /// The driver's name for an error code.
+    pub fn error_string(&self, r: CUresult) -> String {
+        let mut p: *const c_char = std::ptr::null();
+        unsafe {
+            if (self.get_error_string)(r, &mut p) == 0 && !p.is_null() {
+                return std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+            }
+        }
+        format!("CUresult {r}")
+    }
+}
