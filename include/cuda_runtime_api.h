@@ -332,6 +332,9 @@ cudaError_t cudaBindTextureToArray(const struct textureReference *texref, cudaAr
 cudaError_t cudaUnbindTexture(const struct textureReference *texref);
 cudaError_t cudaGetTextureAlignmentOffset(size_t *offset, const struct textureReference *texref);
 cudaError_t cudaGetTextureReference(const struct textureReference **texref, const void *symbol);
+cudaError_t cudaBindSurfaceToArray(const struct surfaceReference *surfref, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc *desc);
+cudaError_t cudaGetSurfaceReference(const struct surfaceReference **surfref, const void *symbol);
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
                                     const struct cudaTextureDesc *pTexDesc,
                                     const struct cudaResourceViewDesc *pResViewDesc);

@@ -251,4 +251,38 @@ template <class T> __device__ T surfCubemapLayeredread(cudaSurfaceObject_t s, in
 template <class T> __device__ void surfCubemapLayeredwrite(T v, cudaSurfaceObject_t s, int x, int y, int layerFace, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     __cuprite_surf_access(s, 3, x, y, layerFace, &v, sizeof(T), m, 1);
 }
+
+/* Legacy surface references: `surface<void, dim> r;` at file scope is a device global
+ * like a texture reference, its field the handle of the surface object made by the last
+ * cudaBindSurfaceToArray; an unbound one passes __CUPRITE_UNBOUND_SURFREF
+ * (cudaErrorInvalidSurface). */
+template <class T, int dim = 1>
+struct surface {
+    unsigned long long __cuprite_obj;
+};
+#define __CUPRITE_UNBOUND_SURFREF 1ull
+#define __CUPRITE_SURFREF(s) ((s).__cuprite_obj ? (s).__cuprite_obj : __CUPRITE_UNBOUND_SURFREF)
+#define __CUPRITE_SURFREF_FNS(NAME, DIM, KIND, PARAMS, ARGS)                                                        \
+    template <class T> __device__ T NAME##read(surface<void, DIM> s, PARAMS, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) { \
+        T r;                                                                                                        \
+        __cuprite_surf_access(__CUPRITE_SURFREF(s), KIND, ARGS, &r, sizeof(T), m, 0);                              \
+        return r;                                                                                                   \
+    }                                                                                                               \
+    template <class T> __device__ void NAME##read(T *r, surface<void, DIM> s, PARAMS, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) { \
+        __cuprite_surf_access(__CUPRITE_SURFREF(s), KIND, ARGS, r, sizeof(T), m, 0);                               \
+    }                                                                                                               \
+    template <class T> __device__ void NAME##write(T v, surface<void, DIM> s, PARAMS, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) { \
+        __cuprite_surf_access(__CUPRITE_SURFREF(s), KIND, ARGS, &v, sizeof(T), m, 1);                              \
+    }
+#define __CUPRITE_COMMA ,
+__CUPRITE_SURFREF_FNS(surf1D, 1, 1, int x, x __CUPRITE_COMMA 0 __CUPRITE_COMMA 0)
+__CUPRITE_SURFREF_FNS(surf2D, 2, 2, int x __CUPRITE_COMMA int y, x __CUPRITE_COMMA y __CUPRITE_COMMA 0)
+__CUPRITE_SURFREF_FNS(surf3D, 3, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int z, x __CUPRITE_COMMA y __CUPRITE_COMMA z)
+__CUPRITE_SURFREF_FNS(surf1DLayered, 0xF1, 3, int x __CUPRITE_COMMA int layer, x __CUPRITE_COMMA 0 __CUPRITE_COMMA layer)
+__CUPRITE_SURFREF_FNS(surf2DLayered, 0xF2, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int layer, x __CUPRITE_COMMA y __CUPRITE_COMMA layer)
+__CUPRITE_SURFREF_FNS(surfCubemap, 0x0C, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int face, x __CUPRITE_COMMA y __CUPRITE_COMMA face)
+__CUPRITE_SURFREF_FNS(surfCubemapLayered, 0xFC, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int layerFace, x __CUPRITE_COMMA y __CUPRITE_COMMA layerFace)
+#undef __CUPRITE_SURFREF_FNS
+#undef __CUPRITE_COMMA
+
 #endif

@@ -13,6 +13,7 @@ pub mod mempool;
 pub mod stream;
 pub mod symbol;
 pub mod texref;
+pub mod surfref;
 pub mod texture;
 
 use crate::error::{self, Result};

@@ -12,6 +12,7 @@ pub const INVALID_FILTER_SETTING: CudaError = 26;
 pub const INVALID_NORM_SETTING: CudaError = 27;
 pub const MISALIGNED_ADDRESS: CudaError = 716;
 pub const INVALID_TEXTURE: CudaError = 18;
+pub const INVALID_SURFACE: CudaError = 37;
 
 /// The handle device code passes for a texture reference that is not bound
 /// (`__CUPRITE_UNBOUND_TEXREF` in `include/cuprite/texture_fetch.h`; never an address).
@@ -290,9 +291,10 @@ impl TexObj {
     /// Samples at level of detail `lod` (before bias and clamps): one level with
     /// `mipmapFilterMode` point (the nearest), two levels blended by the fraction of the
     /// level (8 fractional bits, as filter weights) with linear. Without mipmaps, level 0.
-    fn sample_lod(&self, c: [f32; 3], layer: usize, norm: bool, lod: f32, out: &mut [u8]) {
+    /// `sample` samples one level's memory.
+    fn sample_lod(&self, lod: f32, out: &mut [u8], sample: impl Fn(&Memory, &mut [u8])) {
         if self.mips.len() <= 1 {
-            return self.sample_with(&self.mem, c, layer, norm, out);
+            return sample(&self.mem, out);
         }
         let t = &self.tex;
         let top = (self.mips.len() - 1) as f32;
@@ -301,25 +303,47 @@ impl TexObj {
         let l = if l.is_nan() { 0.0 } else { l.clamp(0.0, top) };
         if t.mipmap_filter_mode == 0 {
             let k = ((l + 0.5).floor() as usize).min(self.mips.len() - 1);
-            return self.sample_with(&self.mips[k], c, layer, norm, out);
+            return sample(&self.mips[k], out);
         }
         let k = l.floor();
         let w = filter::quantize(l - k);
         let k = k as usize;
         if w == 0.0 || k + 1 >= self.mips.len() {
-            return self.sample_with(&self.mips[k], c, layer, norm, out);
+            return sample(&self.mips[k], out);
         }
         // Linear blending needs float results (integer texels read as elements are
         // refused at creation).
         let (mut a, mut b) = ([0u8; 16], [0u8; 16]);
         let n = out.len().min(16);
-        self.sample_with(&self.mips[k], c, layer, norm, &mut a[..n]);
-        self.sample_with(&self.mips[k + 1], c, layer, norm, &mut b[..n]);
+        sample(&self.mips[k], &mut a[..n]);
+        sample(&self.mips[k + 1], &mut b[..n]);
         for i in 0..n / 4 {
             let x = f32::from_ne_bytes(a[4 * i..4 * i + 4].try_into().unwrap());
             let y = f32::from_ne_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
             out[4 * i..4 * i + 4].copy_from_slice(&filter::lerp(x, y, w).to_ne_bytes());
         }
+    }
+
+    /// Linear filtering on cubemap `face` of `layer` at face coordinates (u, v) with
+    /// `seamlessCubemap`: texels past an edge come from the neighbouring face
+    /// (`filter::seamless_texel`), a missing corner's weight goes to the other three.
+    fn sample_cube_seamless(&self, m: &Memory, face: usize, u: f32, v: f32, layer: usize, out: &mut [u8]) {
+        let w = m.size[0];
+        let (i, a) = filter::linear(u * w as f32);
+        let (j, b) = filter::linear(v * w as f32);
+        let mut weights = filter::bilinear_weights(a, b);
+        let mut vals = [[0f32; 4]; 4];
+        for (k, v) in vals.iter_mut().enumerate() {
+            match filter::seamless_texel(face, i + (k & 1) as i64, j + (k >> 1) as i64, w) {
+                Some((f, x, y)) => *v = self.texel_f32(Some(m.texel([x, y, 0], 6 * layer + f))),
+                None => weights = filter::corner_weights(weights, k),
+            }
+        }
+        let mut r = [0f32; 4];
+        for ch in 0..4 {
+            r[ch] = weights[0] * vals[0][ch] + weights[1] * vals[1][ch] + weights[2] * vals[2][ch] + weights[3] * vals[3][ch];
+        }
+        write_f32(out, &r[..m.format.channels]);
     }
 
     /// `norm`: whether `c` is in normalized coordinates (always, for a cubemap face).
@@ -423,6 +447,7 @@ const MSG_FETCH_ARRAY: &[u8] = b"tex1Dfetch on a texture object that is not over
 const MSG_NOT_CUBEMAP: &[u8] = b"texCubemap on a texture object whose array is not a cubemap (cudaArrayCubemap)\0";
 const MSG_UNBOUND_REF: &[u8] = b"texture fetch through a texture reference that is not bound (cudaBindTexture*)\0";
 const MSG_CUBE_GRAD: &[u8] = b"texCubemapGrad/texCubemapLayeredGrad on a mipmapped cubemap is not supported yet (level selection from cubemap gradients is not modelled)\0";
+const MSG_UNBOUND_SURFREF: &[u8] = b"surface access through a surface reference that is not bound (cudaBindSurfaceToArray)\0";
 const MSG_BAD_SURFACE: &[u8] = b"surface access through a surface object that does not exist\0";
 const MSG_MISALIGNED: &[u8] = b"surface access at a byte offset that is not a multiple of the access size\0";
 const MSG_SURF_TRAP: &[u8] = b"surface access out of bounds with cudaBoundaryModeTrap\0";
@@ -485,7 +510,12 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
             return fail(msg, MSG_NOT_CUBEMAP, error::LAUNCH_FAILURE);
         }
         let (face, u, v) = filter::cubemap_face(x, y, z);
-        t.sample_lod([u, v, 0.0], (6 * layer + face).min(t.mem.layers - 1), true, lod, out);
+        let layer = layer.min(t.mem.layers / 6 - 1);
+        if t.tex.seamless_cubemap != 0 && t.tex.filter_mode == 1 {
+            t.sample_lod(lod, out, |m, o| t.sample_cube_seamless(m, face, u, v, layer, o));
+        } else {
+            t.sample_lod(lod, out, |m, o| t.sample_with(m, [u, v, 0.0], 6 * layer + face, true, o));
+        }
         return 0;
     }
     if dims & 0x40 != 0 {
@@ -493,7 +523,8 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
         return 0;
     }
     // Coordinates the call does not give are 0 (a 1D array samples row 0 as 2D).
-    t.sample_lod([x, y, z], layer.min(t.mem.layers - 1), norm, lod, out);
+    let layer = layer.min(t.mem.layers - 1);
+    t.sample_lod(lod, out, |m, o| t.sample_with(m, [x, y, z], layer, norm, o));
     0
 }
 
@@ -542,6 +573,9 @@ pub unsafe extern "C" fn __cuprite_surf_access(
     write: i32,
     msg: *mut *const c_char,
 ) -> i32 {
+    if obj == UNBOUND_REFERENCE {
+        return fail(msg, MSG_UNBOUND_SURFREF, INVALID_SURFACE);
+    }
     let s = obj as *const SurfObj;
     if s.is_null() || !(*s).live {
         return fail(msg, MSG_BAD_SURFACE, error::LAUNCH_FAILURE);
@@ -616,7 +650,7 @@ mod mipmap_tests {
 
     fn at_lod(t: &TexObj, lod: f32) -> f32 {
         let mut out = [0u8; 4];
-        t.sample_lod([0.5, 0.5, 0.0], 0, true, lod, &mut out);
+        t.sample_lod(lod, &mut out, |m, o| t.sample_with(m, [0.5, 0.5, 0.0], 0, true, o));
         f32::from_ne_bytes(out)
     }
 
