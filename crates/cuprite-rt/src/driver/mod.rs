@@ -16,6 +16,7 @@ pub mod memory;
 pub mod module;
 pub mod procs;
 pub mod stream;
+pub mod texture;
 
 use crate::error::{self, CudaError};
 use std::ffi::c_int;
