@@ -11,6 +11,7 @@ pub mod abi;
 pub mod api;
 pub mod context;
 pub mod device;
+pub mod devices;
 pub mod driver;
 pub mod error;
 pub mod event;

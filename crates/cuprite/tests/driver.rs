@@ -695,3 +695,70 @@ fn mipmapped_arrays_and_level_selection() {
     assert!(out.contains(" 0.3:0.30078125 "), "{out}");
     assert!(!out.contains("run: "), "{out}");
 }
+
+const SEVERAL_DEVICES: &str = r#"
+#include <cstdio>
+#include <thread>
+#include <cuda.h>
+#define E(x) printf("%s %s\n", #x, cudaGetErrorName(x))
+__global__ void inc(int *p) { p[threadIdx.x] += 1; }
+int main() {
+    int n = 0, d = -1;
+    E(cudaGetDeviceCount(&n));
+    printf("count %d\n", n);
+    E(cudaSetDevice(2));
+    std::thread([] { int d = -1; cudaGetDevice(&d); printf("other thread %d\n", d); }).join();
+    cudaGetDevice(&d);
+    printf("current %d\n", d);
+    int can = -1;
+    E(cudaDeviceCanAccessPeer(&can, 2, 0));
+    printf("can %d\n", can);
+    E(cudaDeviceEnablePeerAccess(0, 0));
+    E(cudaDeviceEnablePeerAccess(0, 0));
+    E(cudaDeviceDisablePeerAccess(1));
+    E(cudaDeviceDisablePeerAccess(0));
+    int *a, *b;
+    cudaSetDevice(0);
+    cudaMalloc(&a, 64);
+    cudaMemset(a, 0, 64);
+    cudaSetDevice(1);
+    cudaMalloc(&b, 64);
+    inc<<<1, 16>>>(a);
+    E(cudaMemcpyPeer(b, 1, a, 0, 64));
+    int h[16];
+    cudaMemcpy(h, b, 64, cudaMemcpyDeviceToHost);
+    printf("peer copy %d %d\n", h[0], h[15]);
+    CUdevice dev; CUcontext c, cur;
+    cuDeviceGet(&dev, 2);
+    cuDevicePrimaryCtxRetain(&c, dev);
+    cuCtxSetCurrent(c);
+    cudaGetDevice(&d);
+    CUdevice cd = -1;
+    cuCtxGetDevice(&cd);
+    printf("after cuCtxSetCurrent: runtime %d, context %d\n", d, cd);
+    cudaSetDevice(1);
+    cuCtxGetCurrent(&cur);
+    cuCtxGetDevice(&cd);
+    printf("after cudaSetDevice(1): context %d, same as before %d\n", cd, cur == c);
+    E(cudaSetDevice(3));
+    return 0;
+}
+"#;
+
+#[test]
+fn several_devices_from_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "devices.cu", SEVERAL_DEVICES);
+    let exe = dir.path().join("devices");
+    run_ok(cuprite().arg(&src).arg("-lcuda").arg("-o").arg(&exe));
+    let out = text(&run_ok(Command::new(&exe).env("CUPRITE_DEVICE_COUNT", "3")).stdout);
+    let want = "cudaGetDeviceCount(&n) cudaSuccess\ncount 3\ncudaSetDevice(2) cudaSuccess\nother thread 0\ncurrent 2\n\
+cudaDeviceCanAccessPeer(&can, 2, 0) cudaSuccess\ncan 1\ncudaDeviceEnablePeerAccess(0, 0) cudaSuccess\n\
+cudaDeviceEnablePeerAccess(0, 0) cudaErrorPeerAccessAlreadyEnabled\ncudaDeviceDisablePeerAccess(1) cudaErrorPeerAccessNotEnabled\n\
+cudaDeviceDisablePeerAccess(0) cudaSuccess\ncudaMemcpyPeer(b, 1, a, 0, 64) cudaSuccess\npeer copy 1 1\n\
+after cuCtxSetCurrent: runtime 2, context 2\nafter cudaSetDevice(1): context 1, same as before 0\ncudaSetDevice(3) cudaErrorInvalidDevice\n";
+    assert_eq!(out, want);
+    // CUDA_VISIBLE_DEVICES picks and orders them; an invalid entry ends the list.
+    let out = text(&run_ok(Command::new(&exe).env("CUPRITE_DEVICE_COUNT", "4").env("CUDA_VISIBLE_DEVICES", "3,1,9,0")).stdout);
+    assert!(out.starts_with("cudaGetDeviceCount(&n) cudaSuccess\ncount 2\n"), "{out}");
+}
