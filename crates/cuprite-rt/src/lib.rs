@@ -16,6 +16,7 @@ pub mod driver;
 pub mod error;
 pub mod event;
 pub mod graph;
+pub mod ipc;
 pub mod launch;
 pub mod memory;
 pub mod mempool;

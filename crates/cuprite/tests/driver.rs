@@ -762,3 +762,17 @@ after cuCtxSetCurrent: runtime 2, context 2\nafter cudaSetDevice(1): context 1, 
     let out = text(&run_ok(Command::new(&exe).env("CUPRITE_DEVICE_COUNT", "4").env("CUDA_VISIBLE_DEVICES", "3,1,9,0")).stdout);
     assert!(out.starts_with("cudaGetDeviceCount(&n) cudaSuccess\ncount 2\n"), "{out}");
 }
+
+#[test]
+fn ipc_memory_and_events_between_two_processes() {
+    let out = run_pending("ipc_processes.cu", &[]);
+    has_line(&out, "sizeof(cudaIpcMemHandle_t) 64, sizeof(cudaIpcEventHandle_t) 64, CUDA_IPC_HANDLE_SIZE 64");
+    has_line(&out, "child: handles of the base and an inner pointer open at the same address: 1");
+    has_line(&out, "child: reads 0 1 2 3");
+    // The child's kernel added 1000 to every element of the parent's allocation, and the
+    // parent waited for it through the interprocess event.
+    has_line(&out, "parent: 1000 1001 1255, sum 288640");
+    has_line(&out, "child exit 0");
+    assert!(out.contains("cudaIpcGetEventHandle(&eh, plain)                        cudaErrorInvalidResourceHandle"), "{out}");
+    assert!(out.contains("cudaIpcGetMemHandle(&mh, h)                              cudaErrorInvalidValue"), "{out}");
+}

@@ -7,6 +7,7 @@ pub mod device;
 pub mod errors;
 pub mod event;
 pub mod graph;
+pub mod ipc;
 pub mod launch;
 pub mod memory;
 pub mod mempool;
