@@ -384,8 +384,31 @@ pub extern "C" fn cuTexObjectGetTextureDesc(d: *mut DrvTextureDesc, h: u64) -> C
     drv(|| {
         let mut tex = TextureDesc::default();
         rt(rtt::cudaGetTextureObjectTextureDesc(&mut tex, h))?;
-        let g = DESCS.lock().unwrap_or_else(|e| e.into_inner());
-        out(d, *g.as_ref().and_then(|m| m.get(&h)).ok_or(INVALID_VALUE)?)
+        let known = DESCS.lock().unwrap_or_else(|e| e.into_inner()).as_ref().and_then(|m| m.get(&h)).copied();
+        // An object the runtime API made: its descriptor in the driver's terms.
+        let desc = known.unwrap_or_else(|| {
+            let mut res = ResourceDesc { res_type: 0, res: [0; 16], flags: 0 };
+            let _ = rtt::cudaGetTextureObjectResourceDesc(&mut res, h);
+            let integer = texel_format(&res).ok().flatten().is_some_and(|f| f.f != 2);
+            let flag = |on: bool, f: u32| if on { f } else { 0 };
+            DrvTextureDesc {
+                address_mode: tex.address_mode,
+                filter_mode: tex.filter_mode,
+                flags: flag(integer && tex.read_mode == 0, TRSF_READ_AS_INTEGER)
+                    | flag(tex.normalized_coords != 0, TRSF_NORMALIZED_COORDINATES)
+                    | flag(tex.srgb != 0, TRSF_SRGB)
+                    | flag(tex.disable_trilinear_optimization != 0, TRSF_DISABLE_TRILINEAR_OPTIMIZATION)
+                    | flag(tex.seamless_cubemap != 0, TRSF_SEAMLESS_CUBEMAP),
+                max_anisotropy: tex.max_anisotropy,
+                mipmap_filter_mode: tex.mipmap_filter_mode,
+                mipmap_level_bias: tex.mipmap_level_bias,
+                min_mipmap_level_clamp: tex.min_mipmap_level_clamp,
+                max_mipmap_level_clamp: tex.max_mipmap_level_clamp,
+                border_color: tex.border_color,
+                reserved: [0; 12],
+            }
+        });
+        out(d, desc)
     })
 }
 
