@@ -497,6 +497,17 @@ typedef struct CUDA_TEXTURE_DESC_st {
 typedef CUDA_TEXTURE_DESC_v1 CUDA_TEXTURE_DESC;
 typedef struct CUDA_RESOURCE_VIEW_DESC_st CUDA_RESOURCE_VIEW_DESC;
 
+#define CU_IPC_HANDLE_SIZE 64
+typedef struct CUipcEventHandle_st {
+    char reserved[CU_IPC_HANDLE_SIZE];
+} CUipcEventHandle_v1;
+typedef CUipcEventHandle_v1 CUipcEventHandle;
+typedef struct CUipcMemHandle_st {
+    char reserved[CU_IPC_HANDLE_SIZE];
+} CUipcMemHandle_v1;
+typedef CUipcMemHandle_v1 CUipcMemHandle;
+typedef enum CUipcMem_flags_enum { CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1 } CUipcMem_flags;
+
 typedef void (*CUstreamCallback)(CUstream hStream, CUresult status, void *userData);
 typedef void (*CUhostFn)(void *userData);
 typedef size_t (*CUoccupancyB2DSize)(int blockSize);
@@ -540,6 +551,7 @@ typedef size_t (*CUoccupancyB2DSize)(int blockSize);
 #define cuEventDestroy cuEventDestroy_v2
 #define cuGetProcAddress cuGetProcAddress_v2
 #define cuArrayCreate cuArrayCreate_v2
+#define cuIpcOpenMemHandle cuIpcOpenMemHandle_v2
 #define cuArrayGetDescriptor cuArrayGetDescriptor_v2
 #define cuArray3DCreate cuArray3DCreate_v2
 #define cuArray3DGetDescriptor cuArray3DGetDescriptor_v2
@@ -633,6 +645,11 @@ CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteC
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
 CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream);
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream);
+CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);
+CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);
+CUresult cuIpcCloseMemHandle(CUdeviceptr dptr);
+CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);
+CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);
 CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);
 CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);
 CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray);

@@ -776,3 +776,64 @@ fn ipc_memory_and_events_between_two_processes() {
     assert!(out.contains("cudaIpcGetEventHandle(&eh, plain)                        cudaErrorInvalidResourceHandle"), "{out}");
     assert!(out.contains("cudaIpcGetMemHandle(&mh, h)                              cudaErrorInvalidValue"), "{out}");
 }
+
+const DRIVER_IPC: &str = r#"
+#include <cstdio>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <cuda.h>
+int main() {
+    int pipefd[2];
+    if (pipe(pipefd)) return 2;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pipefd[1]);
+        CUipcMemHandle h;
+        if (read(pipefd[0], &h, sizeof h) != (ssize_t)sizeof h) _exit(3);
+        cuInit(0);
+        CUcontext c;
+        cuDevicePrimaryCtxRetain(&c, 0);
+        cuCtxSetCurrent(c);
+        CUdeviceptr p = 0;
+        CUresult r = cuIpcOpenMemHandle(&p, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+        unsigned v[4] = {0};
+        cuMemcpyDtoH(v, p, sizeof v);
+        printf("child: open %d, reads %u %u\n", (int)r, v[0], v[3]);
+        cuMemsetD32(p, 77, 4);
+        cuCtxSynchronize();
+        int first = cuIpcCloseMemHandle(p);
+        int again = cuIpcCloseMemHandle(p);
+        printf("child: close %d, again %d\n", first, again);
+        fflush(stdout);
+        _exit(0);
+    }
+    close(pipefd[0]);
+    cuInit(0);
+    CUcontext c;
+    cuDevicePrimaryCtxRetain(&c, 0);
+    cuCtxSetCurrent(c);
+    CUdeviceptr d;
+    cuMemAlloc(&d, 16);
+    cuMemsetD32(d, 5, 4);
+    CUipcMemHandle h;
+    printf("parent: get %d\n", (int)cuIpcGetMemHandle(&h, d));
+    fflush(stdout);
+    if (write(pipefd[1], &h, sizeof h) != (ssize_t)sizeof h) return 2;
+    int st;
+    waitpid(pid, &st, 0);
+    unsigned v[4];
+    cuMemcpyDtoH(v, d, sizeof v);
+    printf("parent: %u %u\n", v[0], v[3]);
+    return 0;
+}
+"#;
+
+#[test]
+fn driver_api_ipc_between_two_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "ipc.cu", DRIVER_IPC);
+    let exe = dir.path().join("ipc");
+    run_ok(cuprite().arg(&src).arg("-lcuda").arg("-o").arg(&exe));
+    let out = text(&run_ok(&mut Command::new(&exe)).stdout);
+    assert_eq!(out, "parent: get 0\nchild: open 0, reads 5 5\nchild: close 0, again 1\nparent: 77 77\n");
+}

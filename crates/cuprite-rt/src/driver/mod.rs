@@ -10,6 +10,7 @@ pub mod context;
 pub mod device;
 pub mod errors;
 pub mod interop;
+pub mod ipc;
 pub mod launch;
 pub mod loader;
 pub mod memory;

@@ -11,6 +11,11 @@ fn table() -> &'static [(&'static str, usize)] {
     T.get_or_init(|| {
         let v: Vec<(&str, *mut c_void)> = vec![
         ("cuCtxCreate_v2", super::context::cuCtxCreate_v2 as *mut c_void),
+        ("cuIpcGetMemHandle", super::ipc::cuIpcGetMemHandle as *mut c_void),
+        ("cuIpcOpenMemHandle_v2", super::ipc::cuIpcOpenMemHandle_v2 as *mut c_void),
+        ("cuIpcCloseMemHandle", super::ipc::cuIpcCloseMemHandle as *mut c_void),
+        ("cuIpcGetEventHandle", super::ipc::cuIpcGetEventHandle as *mut c_void),
+        ("cuIpcOpenEventHandle", super::ipc::cuIpcOpenEventHandle as *mut c_void),
         ("cuArrayCreate_v2", super::texture::cuArrayCreate_v2 as *mut c_void),
         ("cuArray3DCreate_v2", super::texture::cuArray3DCreate_v2 as *mut c_void),
         ("cuArrayGetDescriptor_v2", super::texture::cuArrayGetDescriptor_v2 as *mut c_void),
