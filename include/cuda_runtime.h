@@ -384,6 +384,24 @@ static __inline__ cudaError_t cudaGetTextureAlignmentOffset(size_t *offset, cons
     return ::cudaGetTextureAlignmentOffset(offset, &tex);
 }
 
+/* Legacy surface references: `surface<void, dim> r;` at file scope, bound to an array. */
+template <class T, int dim = 1>
+struct surface : public surfaceReference {
+    surface() { memset((surfaceReference *)this, 0, sizeof(surfaceReference)); }
+    surface(struct cudaChannelFormatDesc desc) { channelDesc = desc; }
+};
+template <class T, int dim>
+static __inline__ cudaError_t cudaBindSurfaceToArray(const struct surface<T, dim> &surf, cudaArray_const_t array,
+                                                     const struct cudaChannelFormatDesc &desc) {
+    return ::cudaBindSurfaceToArray(&surf, array, &desc);
+}
+template <class T, int dim>
+static __inline__ cudaError_t cudaBindSurfaceToArray(const struct surface<T, dim> &surf, cudaArray_const_t array) {
+    struct cudaChannelFormatDesc desc;
+    cudaError_t err = ::cudaGetChannelDesc(&desc, array);
+    return err == cudaSuccess ? ::cudaBindSurfaceToArray(&surf, array, &desc) : err;
+}
+
 #endif /* __cplusplus && !__CUPRITE_DEVICE_PASS__ */
 
 #endif /* __CUDA_RUNTIME_H__ */

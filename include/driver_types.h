@@ -51,6 +51,13 @@
 #define cudaArraySparse                 0x40
 #define cudaArrayDeferredMapping        0x80
 #define cudaIpcMemLazyEnablePeerAccess  0x01
+#define CUDA_IPC_HANDLE_SIZE 64
+typedef struct cudaIpcEventHandle_st {
+    char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcEventHandle_t;
+typedef struct cudaIpcMemHandle_st {
+    char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcMemHandle_t;
 #define cudaMemAttachGlobal             0x01
 #define cudaMemAttachHost               0x02
 #define cudaMemAttachSingle             0x04

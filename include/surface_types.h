@@ -11,4 +11,7 @@
 #define cudaSurfaceTypeCubemapLayered 0xFC
 enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
 enum cudaSurfaceFormatMode { cudaFormatModeForced = 0, cudaFormatModeAuto = 1 };
+struct surfaceReference {
+    struct cudaChannelFormatDesc channelDesc;
+};
 #endif

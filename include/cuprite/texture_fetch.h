@@ -70,26 +70,73 @@ template <class T> __device__ T tex2Dgather(cudaTextureObject_t t, float x, floa
     __cuprite_tex_fetch(t, 0x42 | ((comp & 3) << 8), x, y, 0.0f, 0, &r, sizeof(T));
     return r;
 }
-/* Level-of-detail and gradient forms. Cuprite's textures have one level (mipmapped
- * arrays are refused when the texture is created), and on a texture without mipmaps
- * every level of detail reads level 0, as on a GPU. */
-template <class T> __device__ T tex1DLod(cudaTextureObject_t t, float x, float) { return tex1D<T>(t, x); }
-template <class T> __device__ T tex2DLod(cudaTextureObject_t t, float x, float y, float) { return tex2D<T>(t, x, y); }
-template <class T> __device__ T tex3DLod(cudaTextureObject_t t, float x, float y, float z, float) { return tex3D<T>(t, x, y, z); }
-template <class T> __device__ T tex1DLayeredLod(cudaTextureObject_t t, float x, int layer, float) { return tex1DLayered<T>(t, x, layer); }
-template <class T> __device__ T tex2DLayeredLod(cudaTextureObject_t t, float x, float y, int layer, float) { return tex2DLayered<T>(t, x, y, layer); }
-template <class T> __device__ T texCubemapLod(cudaTextureObject_t t, float x, float y, float z, float) { return texCubemap<T>(t, x, y, z); }
-template <class T> __device__ T texCubemapLayeredLod(cudaTextureObject_t t, float x, float y, float z, int layer, float) {
-    return texCubemapLayered<T>(t, x, y, z, layer);
+/* Level-of-detail and gradient forms: bit 0x80 passes a level of detail, bit 0x400 two
+ * gradients (x, y, z of dPdx, then of dPdy), in the floats that follow the result at the
+ * next 4-byte boundary. On a texture without mipmaps they read level 0, as on a GPU. */
+template <class T> struct __cuprite_tex_lod {
+    T r;
+    float d[6];
+};
+template <class T> __device__ T __cuprite_tex_lod_fetch(cudaTextureObject_t t, int kind, float x, float y, float z, int layer, float lod) {
+    __cuprite_tex_lod<T> b;
+    b.d[0] = lod;
+    __cuprite_tex_fetch(t, kind | 0x80, x, y, z, layer, &b, sizeof(T));
+    return b.r;
 }
-template <class T> __device__ T tex1DGrad(cudaTextureObject_t t, float x, float, float) { return tex1D<T>(t, x); }
-template <class T> __device__ T tex2DGrad(cudaTextureObject_t t, float x, float y, float2, float2) { return tex2D<T>(t, x, y); }
-template <class T> __device__ T tex3DGrad(cudaTextureObject_t t, float x, float y, float z, float4, float4) { return tex3D<T>(t, x, y, z); }
-template <class T> __device__ T tex1DLayeredGrad(cudaTextureObject_t t, float x, int layer, float, float) { return tex1DLayered<T>(t, x, layer); }
-template <class T> __device__ T tex2DLayeredGrad(cudaTextureObject_t t, float x, float y, int layer, float2, float2) {
-    return tex2DLayered<T>(t, x, y, layer);
+template <class T>
+__device__ T __cuprite_tex_grad_fetch(cudaTextureObject_t t, int kind, float x, float y, float z, int layer, float4 dx, float4 dy) {
+    __cuprite_tex_lod<T> b;
+    b.d[0] = dx.x;
+    b.d[1] = dx.y;
+    b.d[2] = dx.z;
+    b.d[3] = dy.x;
+    b.d[4] = dy.y;
+    b.d[5] = dy.z;
+    __cuprite_tex_fetch(t, kind | 0x400, x, y, z, layer, &b, sizeof(T));
+    return b.r;
 }
-template <class T> __device__ T texCubemapGrad(cudaTextureObject_t t, float x, float y, float z, float4, float4) { return texCubemap<T>(t, x, y, z); }
+template <class T> __device__ T tex1DLod(cudaTextureObject_t t, float x, float level) {
+    return __cuprite_tex_lod_fetch<T>(t, 1, x, 0.0f, 0.0f, 0, level);
+}
+template <class T> __device__ T tex2DLod(cudaTextureObject_t t, float x, float y, float level) {
+    return __cuprite_tex_lod_fetch<T>(t, 2, x, y, 0.0f, 0, level);
+}
+template <class T> __device__ T tex3DLod(cudaTextureObject_t t, float x, float y, float z, float level) {
+    return __cuprite_tex_lod_fetch<T>(t, 3, x, y, z, 0, level);
+}
+template <class T> __device__ T tex1DLayeredLod(cudaTextureObject_t t, float x, int layer, float level) {
+    return __cuprite_tex_lod_fetch<T>(t, 0x11, x, 0.0f, 0.0f, layer, level);
+}
+template <class T> __device__ T tex2DLayeredLod(cudaTextureObject_t t, float x, float y, int layer, float level) {
+    return __cuprite_tex_lod_fetch<T>(t, 0x12, x, y, 0.0f, layer, level);
+}
+template <class T> __device__ T texCubemapLod(cudaTextureObject_t t, float x, float y, float z, float level) {
+    return __cuprite_tex_lod_fetch<T>(t, 0x20, x, y, z, 0, level);
+}
+template <class T> __device__ T texCubemapLayeredLod(cudaTextureObject_t t, float x, float y, float z, int layer, float level) {
+    return __cuprite_tex_lod_fetch<T>(t, 0x30, x, y, z, layer, level);
+}
+template <class T> __device__ T tex1DGrad(cudaTextureObject_t t, float x, float dx, float dy) {
+    return __cuprite_tex_grad_fetch<T>(t, 1, x, 0.0f, 0.0f, 0, make_float4(dx, 0.0f, 0.0f, 0.0f), make_float4(dy, 0.0f, 0.0f, 0.0f));
+}
+template <class T> __device__ T tex2DGrad(cudaTextureObject_t t, float x, float y, float2 dx, float2 dy) {
+    return __cuprite_tex_grad_fetch<T>(t, 2, x, y, 0.0f, 0, make_float4(dx.x, dx.y, 0.0f, 0.0f), make_float4(dy.x, dy.y, 0.0f, 0.0f));
+}
+template <class T> __device__ T tex3DGrad(cudaTextureObject_t t, float x, float y, float z, float4 dx, float4 dy) {
+    return __cuprite_tex_grad_fetch<T>(t, 3, x, y, z, 0, dx, dy);
+}
+template <class T> __device__ T tex1DLayeredGrad(cudaTextureObject_t t, float x, int layer, float dx, float dy) {
+    return __cuprite_tex_grad_fetch<T>(t, 0x11, x, 0.0f, 0.0f, layer, make_float4(dx, 0.0f, 0.0f, 0.0f), make_float4(dy, 0.0f, 0.0f, 0.0f));
+}
+template <class T> __device__ T tex2DLayeredGrad(cudaTextureObject_t t, float x, float y, int layer, float2 dx, float2 dy) {
+    return __cuprite_tex_grad_fetch<T>(t, 0x12, x, y, 0.0f, layer, make_float4(dx.x, dx.y, 0.0f, 0.0f), make_float4(dy.x, dy.y, 0.0f, 0.0f));
+}
+template <class T> __device__ T texCubemapGrad(cudaTextureObject_t t, float x, float y, float z, float4 dx, float4 dy) {
+    return __cuprite_tex_grad_fetch<T>(t, 0x20, x, y, z, 0, dx, dy);
+}
+template <class T> __device__ T texCubemapLayeredGrad(cudaTextureObject_t t, float x, float y, float z, int layer, float4 dx, float4 dy) {
+    return __cuprite_tex_grad_fetch<T>(t, 0x30, x, y, z, layer, dx, dy);
+}
 
 /* Legacy texture references (CUDA <= 11). A file-scope `texture<T, dim, mode> r;` is a
  * device global (the device compiler treats every `texture<...>` variable as __device__)
@@ -204,4 +251,38 @@ template <class T> __device__ T surfCubemapLayeredread(cudaSurfaceObject_t s, in
 template <class T> __device__ void surfCubemapLayeredwrite(T v, cudaSurfaceObject_t s, int x, int y, int layerFace, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     __cuprite_surf_access(s, 3, x, y, layerFace, &v, sizeof(T), m, 1);
 }
+
+/* Legacy surface references: `surface<void, dim> r;` at file scope is a device global
+ * like a texture reference, its field the handle of the surface object made by the last
+ * cudaBindSurfaceToArray; an unbound one passes __CUPRITE_UNBOUND_SURFREF
+ * (cudaErrorInvalidSurface). */
+template <class T, int dim = 1>
+struct surface {
+    unsigned long long __cuprite_obj;
+};
+#define __CUPRITE_UNBOUND_SURFREF 1ull
+#define __CUPRITE_SURFREF(s) ((s).__cuprite_obj ? (s).__cuprite_obj : __CUPRITE_UNBOUND_SURFREF)
+#define __CUPRITE_SURFREF_FNS(NAME, DIM, KIND, PARAMS, ARGS)                                                        \
+    template <class T> __device__ T NAME##read(surface<void, DIM> s, PARAMS, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) { \
+        T r;                                                                                                        \
+        __cuprite_surf_access(__CUPRITE_SURFREF(s), KIND, ARGS, &r, sizeof(T), m, 0);                              \
+        return r;                                                                                                   \
+    }                                                                                                               \
+    template <class T> __device__ void NAME##read(T *r, surface<void, DIM> s, PARAMS, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) { \
+        __cuprite_surf_access(__CUPRITE_SURFREF(s), KIND, ARGS, r, sizeof(T), m, 0);                               \
+    }                                                                                                               \
+    template <class T> __device__ void NAME##write(T v, surface<void, DIM> s, PARAMS, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) { \
+        __cuprite_surf_access(__CUPRITE_SURFREF(s), KIND, ARGS, &v, sizeof(T), m, 1);                              \
+    }
+#define __CUPRITE_COMMA ,
+__CUPRITE_SURFREF_FNS(surf1D, 1, 1, int x, x __CUPRITE_COMMA 0 __CUPRITE_COMMA 0)
+__CUPRITE_SURFREF_FNS(surf2D, 2, 2, int x __CUPRITE_COMMA int y, x __CUPRITE_COMMA y __CUPRITE_COMMA 0)
+__CUPRITE_SURFREF_FNS(surf3D, 3, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int z, x __CUPRITE_COMMA y __CUPRITE_COMMA z)
+__CUPRITE_SURFREF_FNS(surf1DLayered, 0xF1, 3, int x __CUPRITE_COMMA int layer, x __CUPRITE_COMMA 0 __CUPRITE_COMMA layer)
+__CUPRITE_SURFREF_FNS(surf2DLayered, 0xF2, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int layer, x __CUPRITE_COMMA y __CUPRITE_COMMA layer)
+__CUPRITE_SURFREF_FNS(surfCubemap, 0x0C, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int face, x __CUPRITE_COMMA y __CUPRITE_COMMA face)
+__CUPRITE_SURFREF_FNS(surfCubemapLayered, 0xFC, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int layerFace, x __CUPRITE_COMMA y __CUPRITE_COMMA layerFace)
+#undef __CUPRITE_SURFREF_FNS
+#undef __CUPRITE_COMMA
+
 #endif

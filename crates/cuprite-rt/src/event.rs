@@ -6,6 +6,7 @@ use crate::stream::{Op, Stream};
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::atomic::Ordering::SeqCst;
 use std::time::Instant;
 
 pub const BLOCKING_SYNC: u32 = 0x01;
@@ -27,6 +28,9 @@ pub struct EventObj {
     pub flags: u32,
     st: Mutex<EvState>,
     cv: Condvar,
+    /// An interprocess event's record and completion counters, shared with the processes
+    /// that opened its handle (`ipc.rs`); they replace `gen` and `fired`.
+    pub shared: Option<crate::ipc::SharedCounters>,
 }
 
 fn epoch() -> Instant {
@@ -41,6 +45,9 @@ impl EventObj {
 
     /// Runs on the stream's thread when the stream reaches record number `gen`.
     pub fn fire(&self, gen: u64) {
+        if let Some(s) = &self.shared {
+            s.counters()[1].fetch_max(gen, SeqCst);
+        }
         let mut st = self.lock();
         if gen > st.fired {
             st.fired = gen;
@@ -55,7 +62,10 @@ impl EventObj {
     pub fn begin_record(&self) -> u64 {
         let _ = epoch();
         let mut st = self.lock();
-        st.gen += 1;
+        st.gen = match &self.shared {
+            Some(s) => s.counters()[0].fetch_add(1, SeqCst) + 1,
+            None => st.gen + 1,
+        };
         st.time_ns = None;
         st.captured = None;
         st.gen
@@ -68,7 +78,10 @@ impl EventObj {
 
     /// The record a wait issued now has to wait for.
     pub fn current_record(&self) -> u64 {
-        self.lock().gen
+        match &self.shared {
+            Some(s) => s.counters()[0].load(SeqCst),
+            None => self.lock().gen,
+        }
     }
 
     pub fn set_captured(&self, c: Option<crate::graph::capture::CapturedEvent>) {
@@ -81,21 +94,35 @@ impl EventObj {
     }
 
     pub fn is_recorded(&self) -> bool {
-        self.lock().gen != 0
+        self.current_record() != 0
     }
 
     pub fn is_complete(&self) -> bool {
+        if let Some(s) = &self.shared {
+            let c = s.counters();
+            return c[1].load(SeqCst) >= c[0].load(SeqCst);
+        }
         let st = self.lock();
         st.fired >= st.gen
     }
 
     pub fn is_done(&self, gen: u64) -> bool {
-        self.lock().fired >= gen
+        match &self.shared {
+            Some(s) => s.counters()[1].load(SeqCst) >= gen,
+            None => self.lock().fired >= gen,
+        }
     }
 
     /// Blocks until record number `gen` completed.
     pub fn wait_for(&self, gen: u64) {
         if crate::queue::spin_until(|| self.is_done(gen)) {
+            return;
+        }
+        if self.shared.is_some() {
+            // Another process fires it: nothing notifies this one.
+            while !self.is_done(gen) {
+                std::thread::sleep(std::time::Duration::from_micros(50));
+            }
             return;
         }
         let mut st = self.lock();
@@ -124,10 +151,23 @@ fn events() -> std::sync::MutexGuard<'static, Events> {
 }
 
 pub fn create(flags: u32) -> *mut c_void {
-    let e = Arc::new(EventObj { flags, st: Mutex::new(EvState::default()), cv: Condvar::new() });
+    // An interprocess event whose shared page cannot be made gets no handle
+    // (cudaIpcGetEventHandle reports it).
+    let shared = if flags & INTERPROCESS != 0 { crate::ipc::SharedCounters::new().ok() } else { None };
+    register(EventObj { flags, st: Mutex::new(EvState::default()), cv: Condvar::new(), shared })
+}
+
+fn register(e: EventObj) -> *mut c_void {
+    let e = Arc::new(e);
     let h = Arc::as_ptr(&e) as *mut c_void;
     events().live.insert(h as usize, e);
     h
+}
+
+/// `cudaIpcOpenEventHandle`: an event over another process's interprocess event.
+pub fn import(h: &crate::ipc::Handle) -> Result<*mut c_void> {
+    let shared = crate::ipc::SharedCounters::open(h)?;
+    Ok(register(EventObj { flags: INTERPROCESS | DISABLE_TIMING, st: Mutex::new(EvState::default()), cv: Condvar::new(), shared: Some(shared) }))
 }
 
 pub fn resolve(h: *mut c_void) -> Result<Arc<EventObj>> {

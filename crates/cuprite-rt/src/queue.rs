@@ -30,6 +30,8 @@ pub struct Queue {
     waiters: AtomicUsize,
     work: Condvar,
     done: Condvar,
+    /// The stream priority its launches run with (`workers::Job::priority`).
+    priority: std::sync::atomic::AtomicI32,
 }
 
 /// Spins for at most `SPIN` until `ready()` holds, yielding the core now and then: on a
@@ -63,9 +65,15 @@ impl Queue {
             waiters: AtomicUsize::new(0),
             work: Condvar::new(),
             done: Condvar::new(),
+            priority: std::sync::atomic::AtomicI32::new(0),
         });
         assign_server(q.clone(), exec);
         q
+    }
+
+    /// Sets the priority this queue's launches run with.
+    pub fn set_priority(&self, p: i32) {
+        self.priority.store(p, Ordering::Relaxed);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, QState> {
@@ -96,6 +104,7 @@ impl Queue {
                 }
             };
             let Some((seq, op)) = next else { return };
+            crate::workers::set_current_priority(self.priority.load(Ordering::Relaxed));
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exec(op)));
             self.completed.store(seq, Ordering::SeqCst);
             if self.waiters.load(Ordering::SeqCst) > 0 {

@@ -65,13 +65,9 @@ pub const NON_BLOCKING: u32 = 1;
 
 impl Stream {
     fn new(flags: u32, priority: i32, kind: Kind) -> Arc<Stream> {
-        let s = Arc::new(Stream {
-            flags,
-            priority,
-            kind,
-            queue: Queue::spawn(crate::context::execute_op),
-            capture: Mutex::new(None),
-        });
+        let queue = Queue::spawn(crate::context::execute_op);
+        queue.set_priority(priority);
+        let s = Arc::new(Stream { flags, priority, kind, queue, capture: Mutex::new(None) });
         all_streams().lock().unwrap_or_else(|p| p.into_inner()).push(Arc::downgrade(&s));
         s
     }

@@ -30,6 +30,18 @@ pub struct Job {
     wanted: AtomicUsize,
     helpers: AtomicUsize,
     fault: Mutex<Option<Fault>>,
+    /// The priority of the stream that launched it (lower is more urgent, as in CUDA).
+    pub priority: i32,
+}
+
+thread_local! {
+    /// The priority of the stream this thread is serving (0 elsewhere).
+    static PRIORITY: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// Called by a stream's server thread before it runs one of the stream's operations.
+pub fn set_current_priority(p: i32) {
+    PRIORITY.with(|c| c.set(p));
 }
 
 // The raw pointers in `launch` point at the launch's argument copy, alive while the job runs.
@@ -67,6 +79,7 @@ impl Job {
             wanted: AtomicUsize::new(0),
             helpers: AtomicUsize::new(0),
             fault: Mutex::new(None),
+            priority: PRIORITY.with(|c| c.get()),
         }
     }
 
@@ -118,12 +131,29 @@ struct PoolState {
     jobs: Vec<Arc<Job>>,
 }
 
+impl PoolState {
+    /// The job a free worker helps: the one of the most urgent stream priority among
+    /// those that want help, the earliest launched among equals.
+    fn most_urgent(&self) -> Option<Arc<Job>> {
+        self.jobs.iter().filter(|j| j.wanted.load(Ordering::Relaxed) > 0).min_by_key(|j| j.priority).cloned()
+    }
+
+    /// Publishes the most urgent waiting priority, which helpers of less urgent launches
+    /// watch between runs of blocks.
+    fn update_urgent(&self, pool: &Pool) {
+        let p = self.most_urgent().map_or(i32::MAX, |j| j.priority);
+        pool.urgent.store(p, Ordering::Relaxed);
+    }
+}
+
 pub struct Pool {
     state: Mutex<PoolState>,
     work: Condvar,
     done: Condvar,
     /// Threads that run blocks: the workers plus the launching stream's thread.
     pub workers: usize,
+    /// The most urgent priority of a launch waiting for helpers (`i32::MAX`: none).
+    urgent: std::sync::atomic::AtomicI32,
 }
 
 pub fn pool() -> &'static Pool {
@@ -139,6 +169,7 @@ pub fn pool() -> &'static Pool {
             work: Condvar::new(),
             done: Condvar::new(),
             workers: n,
+            urgent: std::sync::atomic::AtomicI32::new(i32::MAX),
         }));
         for i in 0..n.saturating_sub(1) {
             let _ = std::thread::Builder::new()
@@ -155,14 +186,17 @@ thread_local! {
     static BUFFERS: RefCell<(AlignedBuf, AlignedBuf)> = const { RefCell::new((AlignedBuf::new(), AlignedBuf::new())) };
 }
 
-fn run_job_here(job: &Job) {
+/// `urgent`: for a helper, the pool's most urgent waiting priority; the helper leaves
+/// between runs of blocks when a more urgent launch wants help (the launching thread
+/// finishes its own launch).
+fn run_job_here(job: &Job, urgent: Option<&std::sync::atomic::AtomicI32>) {
     let r = BUFFERS.try_with(|b| {
         let mut b = b.borrow_mut();
         let (shared, slots) = &mut *b;
-        run_job(job, shared, slots);
+        run_job(job, shared, slots, urgent);
     });
     if r.is_err() {
-        run_job(job, &mut AlignedBuf::new(), &mut AlignedBuf::new());
+        run_job(job, &mut AlignedBuf::new(), &mut AlignedBuf::new(), urgent);
     }
 }
 
@@ -172,15 +206,15 @@ fn worker_main(pool: &'static Pool) {
     }
     let mut st = pool.state.lock().unwrap_or_else(|p| p.into_inner());
     loop {
-        let job = st.jobs.iter().find(|j| j.wanted.load(Ordering::Relaxed) > 0).cloned();
-        let Some(job) = job else {
+        let Some(job) = st.most_urgent() else {
             st = pool.work.wait(st).unwrap_or_else(|p| p.into_inner());
             continue;
         };
         job.wanted.fetch_sub(1, Ordering::Relaxed);
         job.helpers.fetch_add(1, Ordering::Relaxed);
+        st.update_urgent(pool);
         drop(st);
-        run_job_here(&job);
+        run_job_here(&job, Some(&pool.urgent));
         st = pool.state.lock().unwrap_or_else(|p| p.into_inner());
         if job.helpers.fetch_sub(1, Ordering::Relaxed) == 1 {
             pool.done.notify_all();
@@ -194,7 +228,7 @@ fn linear_to_block(linear: u64, grid: Dim3) -> Dim3 {
     Dim3 { x: (linear % gx) as u32, y: ((linear / gx) % gy) as u32, z: (linear / (gx * gy)) as u32 }
 }
 
-fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf) {
+fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: Option<&std::sync::atomic::AtomicI32>) {
     let shared_ptr = shared.ensure(job.shared_bytes);
     let slots_ptr = slots.ensure(job.slot_bytes);
     if shared_ptr.is_null() || slots_ptr.is_null() {
@@ -213,6 +247,9 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf) {
     const UNKNOWN: u32 = u32::MAX;
     loop {
         if job.abort.load(Ordering::Relaxed) {
+            break;
+        }
+        if urgent.is_some_and(|u| u.load(Ordering::Relaxed) < job.priority) {
             break;
         }
         let first = job.next.fetch_add(job.chunk, Ordering::Relaxed);
@@ -271,6 +308,7 @@ impl Pool {
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
             job.wanted.store(helpers, Ordering::Relaxed);
             st.jobs.push(job.clone());
+            st.update_urgent(self);
             drop(st);
             if helpers + 1 >= self.workers {
                 self.work.notify_all();
@@ -280,14 +318,40 @@ impl Pool {
                 }
             }
         }
-        run_job_here(&job);
+        run_job_here(&job, None);
         if helpers > 0 {
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
             job.wanted.store(0, Ordering::Relaxed);
             st.jobs.retain(|j| !Arc::ptr_eq(j, &job));
+            st.update_urgent(self);
             while job.helpers.load(Ordering::Relaxed) > 0 {
                 st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod priority_tests {
+    use super::*;
+
+    fn job(priority: i32, wanted: usize) -> Arc<Job> {
+        set_current_priority(priority);
+        let launch = Launch { grid_dim: Dim3 { x: 8, y: 1, z: 1 }, block_dim: Dim3 { x: 1, y: 1, z: 1 }, args: std::ptr::null(), dynamic_shared_bytes: 0 };
+        unsafe extern "C" fn nothing(_: *mut BlockRun) {}
+        let j = Job::new(nothing as KernelEntry, launch, 0, 0, 4);
+        j.wanted.store(wanted, Ordering::Relaxed);
+        set_current_priority(0);
+        Arc::new(j)
+    }
+
+    #[test]
+    fn workers_help_the_most_urgent_stream_first() {
+        let st = PoolState { jobs: vec![job(0, 2), job(-3, 1), job(-5, 0), job(-3, 2)] };
+        let j = st.most_urgent().unwrap();
+        assert_eq!(j.priority, -3);
+        assert!(Arc::ptr_eq(&j, &st.jobs[1]), "the earliest of equal priority");
+        let st = PoolState { jobs: vec![job(0, 0)] };
+        assert!(st.most_urgent().is_none());
     }
 }

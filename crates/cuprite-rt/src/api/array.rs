@@ -10,6 +10,7 @@ use crate::error::{self, api, CudaError, Result};
 use crate::memory;
 use crate::texture::array::{self, Array};
 use crate::texture::format::ChannelDesc;
+use crate::texture::mipmap::{self, MipmappedArray};
 use std::ffi::{c_int, c_uint, c_void};
 
 #[no_mangle]
@@ -44,8 +45,51 @@ pub extern "C" fn cudaFreeArray(p: *mut Array) -> CudaError {
             return Ok(());
         }
         crate::stream::wait_all_streams();
-        array::get(p)?;
+        if array::get(p)?.mip_level {
+            return Err(error::INVALID_VALUE);
+        }
         array::release(p)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMallocMipmappedArray(
+    p: *mut *mut MipmappedArray,
+    desc: *const ChannelDesc,
+    e: Extent,
+    levels: c_uint,
+    flags: c_uint,
+) -> CudaError {
+    api(|| {
+        if p.is_null() || desc.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        ctx().check()?;
+        let m = MipmappedArray::new(unsafe { *desc }, e.width, e.height, e.depth, flags, levels)?;
+        out(p, mipmap::register(Box::new(m)))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaGetMipmappedArrayLevel(p: *mut *mut Array, m: *const MipmappedArray, level: c_uint) -> CudaError {
+    api(|| {
+        if p.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let m = mipmap::get(m)?;
+        out(p, *m.levels.get(level as usize).ok_or(error::INVALID_VALUE)?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaFreeMipmappedArray(m: *mut MipmappedArray) -> CudaError {
+    api(|| {
+        if m.is_null() {
+            return Ok(());
+        }
+        crate::stream::wait_all_streams();
+        mipmap::get(m)?;
+        mipmap::release(m)
     })
 }
 

@@ -11,31 +11,37 @@ use std::sync::atomic::Ordering;
 pub const RUNTIME_VERSION: c_int = 13000;
 pub const DRIVER_VERSION: c_int = 13000;
 
+use crate::devices;
+
+/// A device the process sees (`devices.rs`: `CUPRITE_DEVICE_COUNT`, `CUDA_VISIBLE_DEVICES`).
 fn check_device(d: c_int) -> error::Result<()> {
-    if d == 0 {
-        Ok(())
-    } else {
-        Err(error::INVALID_DEVICE)
-    }
+    devices::check(d)
 }
 
 #[no_mangle]
 pub extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> CudaError {
-    api(|| out(count, 1))
+    api(|| out(count, devices::count()?))
 }
 
+/// Every device is a view of the one CPU device state, so selecting one changes which
+/// device the thread's calls name (and its driver context), not where work runs.
 #[no_mangle]
 pub extern "C" fn cudaSetDevice(d: c_int) -> CudaError {
     api(|| {
         check_device(d)?;
         let _ = ctx();
+        devices::set_current(d);
+        crate::driver::context::follow_runtime_device(d);
         Ok(())
     })
 }
 
 #[no_mangle]
 pub extern "C" fn cudaGetDevice(d: *mut c_int) -> CudaError {
-    api(|| out(d, 0))
+    api(|| {
+        devices::count()?;
+        out(d, devices::current())
+    })
 }
 
 #[no_mangle]
@@ -135,6 +141,7 @@ pub extern "C" fn cudaDeviceReset() -> CudaError {
         crate::printf::set_limit(8650752);
         c.cache_config.store(0, Ordering::Relaxed);
         c.clear_sticky();
+        crate::devices::reset_peers();
         Ok(())
     })
 }
@@ -276,7 +283,8 @@ pub extern "C" fn cudaDeviceCanAccessPeer(can: *mut c_int, d: c_int, peer: c_int
     api(|| {
         check_device(d)?;
         check_device(peer)?;
-        out(can, 0)
+        // Every device reaches every other's memory (it is all host memory).
+        out(can, (d != peer) as c_int)
     })
 }
 
@@ -297,24 +305,19 @@ pub extern "C" fn cudaDeviceGetP2PAttribute(value: *mut c_int, attr: c_int, src:
         if !(1..=4).contains(&attr) {
             return Err(error::INVALID_VALUE);
         }
-        out(value, 0)
+        // Performance rank 0; access, native atomics and array access supported.
+        out(value, (attr != 1) as c_int)
     })
 }
 
 #[no_mangle]
-pub extern "C" fn cudaDeviceEnablePeerAccess(peer: c_int, _flags: c_uint) -> CudaError {
-    api(|| {
-        check_device(peer)?;
-        Err(error::INVALID_DEVICE)
-    })
+pub extern "C" fn cudaDeviceEnablePeerAccess(peer: c_int, flags: c_uint) -> CudaError {
+    api(|| devices::enable_peer(peer, flags))
 }
 
 #[no_mangle]
 pub extern "C" fn cudaDeviceDisablePeerAccess(peer: c_int) -> CudaError {
-    api(|| {
-        check_device(peer)?;
-        Err(705)
-    })
+    api(|| devices::disable_peer(peer))
 }
 
 #[no_mangle]

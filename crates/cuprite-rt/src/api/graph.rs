@@ -846,5 +846,5 @@ pub extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut c_int) -> CudaE
 /// Graph allocations are owned by their graphs on the CPU device: nothing is cached.
 #[no_mangle]
 pub extern "C" fn cudaDeviceGraphMemTrim(device: c_int) -> CudaError {
-    api(|| if device == 0 { Ok(()) } else { Err(error::INVALID_DEVICE) })
+    api(|| crate::devices::check(device))
 }

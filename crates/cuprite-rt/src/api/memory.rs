@@ -334,9 +334,8 @@ pub extern "C" fn cudaMemcpyAsync(
 #[no_mangle]
 pub extern "C" fn cudaMemcpyPeer(dst: *mut c_void, dd: c_int, src: *const c_void, sd: c_int, n: usize) -> CudaError {
     api(|| {
-        if dd != 0 || sd != 0 {
-            return Err(error::INVALID_DEVICE);
-        }
+        crate::devices::check(dd)?;
+        crate::devices::check(sd)?;
         copy_blocking(dst, src, n, KIND_D2D)
     })
 }
@@ -351,9 +350,8 @@ pub extern "C" fn cudaMemcpyPeerAsync(
     st: *mut c_void,
 ) -> CudaError {
     api(|| {
-        if dd != 0 || sd != 0 {
-            return Err(error::INVALID_DEVICE);
-        }
+        crate::devices::check(dd)?;
+        crate::devices::check(sd)?;
         copy_async(dst, src, n, KIND_D2D, st)
     })
 }
@@ -576,8 +574,7 @@ pub struct MemLocation {
 /// A location the hints may name: the device (there is one) or the host.
 fn check_location(l: MemLocation) -> Result<()> {
     match l.kind {
-        1 if l.id == 0 => Ok(()),
-        1 => Err(error::INVALID_DEVICE),
+        1 => crate::devices::check(l.id),
         2..=4 => Ok(()),
         _ => Err(error::INVALID_VALUE),
     }

@@ -56,9 +56,7 @@ pub extern "C" fn cudaFreeAsync(p: *mut c_void, s: *mut c_void) -> CudaError {
 #[no_mangle]
 pub extern "C" fn cudaDeviceGetDefaultMemPool(pool: *mut *mut c_void, device: c_int) -> CudaError {
     api(|| {
-        if device != 0 {
-            return Err(error::INVALID_DEVICE);
-        }
+        crate::devices::check(device)?;
         out(pool, mempool::handle(mempool::default_pool()))
     })
 }
@@ -66,9 +64,7 @@ pub extern "C" fn cudaDeviceGetDefaultMemPool(pool: *mut *mut c_void, device: c_
 #[no_mangle]
 pub extern "C" fn cudaDeviceGetMemPool(pool: *mut *mut c_void, device: c_int) -> CudaError {
     api(|| {
-        if device != 0 {
-            return Err(error::INVALID_DEVICE);
-        }
+        crate::devices::check(device)?;
         out(pool, mempool::handle(&mempool::current()))
     })
 }
@@ -76,9 +72,7 @@ pub extern "C" fn cudaDeviceGetMemPool(pool: *mut *mut c_void, device: c_int) ->
 #[no_mangle]
 pub extern "C" fn cudaDeviceSetMemPool(device: c_int, pool: *mut c_void) -> CudaError {
     api(|| {
-        if device != 0 {
-            return Err(error::INVALID_DEVICE);
-        }
+        crate::devices::check(device)?;
         mempool::set_current(pool)
     })
 }
@@ -104,9 +98,7 @@ pub extern "C" fn cudaMemPoolCreate(pool: *mut *mut c_void, props: *const PoolPr
         if p.alloc_type != 1 || p.loc_type != 1 {
             return Err(error::INVALID_VALUE);
         }
-        if p.loc_id != 0 {
-            return Err(error::INVALID_DEVICE);
-        }
+        crate::devices::check(p.loc_id)?;
         if p.handle_types != 0 {
             return Err(error::NOT_SUPPORTED);
         }
@@ -201,9 +193,7 @@ pub extern "C" fn cudaMemPoolSetAccess(pool: *mut c_void, descs: *const AccessDe
             if d.loc_type != 1 || !matches!(d.flags, 0 | 1 | 3) {
                 return Err(error::INVALID_VALUE);
             }
-            if d.loc_id != 0 {
-                return Err(error::INVALID_DEVICE);
-            }
+            crate::devices::check(d.loc_id)?;
             p.lock().access = d.flags;
         }
         Ok(())

@@ -7,12 +7,14 @@ pub mod device;
 pub mod errors;
 pub mod event;
 pub mod graph;
+pub mod ipc;
 pub mod launch;
 pub mod memory;
 pub mod mempool;
 pub mod stream;
 pub mod symbol;
 pub mod texref;
+pub mod surfref;
 pub mod texture;
 
 use crate::error::{self, Result};

@@ -99,11 +99,23 @@ pub extern "C" fn cudaCreateSurfaceObject(p: *mut u64, res: *const ResourceDesc)
             return Err(error::INVALID_VALUE);
         }
         ctx().check()?;
-        let s = SurfObj::new(unsafe { &*res })?;
-        let h = Box::into_raw(Box::new(s)) as u64;
-        remember(&SURFACES, h);
-        out(p, h)
+        out(p, create_surface(unsafe { &*res })?)
     })
+}
+
+/// A new surface object's handle (also behind each surface-reference binding).
+pub(super) fn create_surface(res: &ResourceDesc) -> Result<u64> {
+    let s = SurfObj::new(res)?;
+    let h = Box::into_raw(Box::new(s)) as u64;
+    remember(&SURFACES, h);
+    Ok(h)
+}
+
+/// Retires an object made by [`create_surface`] (a rebound reference's).
+pub(super) fn retire_surface(h: u64) {
+    if let Ok(s) = surface(h) {
+        s.live = false;
+    }
 }
 
 fn surface<'a>(h: u64) -> Result<&'a mut SurfObj> {

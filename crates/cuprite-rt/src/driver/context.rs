@@ -8,6 +8,7 @@
 use super::device::check_device;
 use super::{drv, out, rt, CuResult, Result, INVALID_CONTEXT, INVALID_VALUE};
 use crate::context::ctx;
+use crate::devices::MAX_DEVICES;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::ffi::{c_int, c_uint, c_void};
@@ -16,11 +17,50 @@ use std::sync::{Mutex, OnceLock};
 
 pub struct Ctx {
     pub flags: AtomicU32,
+    /// The device of a created context (primary contexts: their index in `PRIMARIES`).
+    pub device: c_int,
 }
 
-/// The primary context (its address is its handle).
-static PRIMARY: Ctx = Ctx { flags: AtomicU32::new(0) };
-static PRIMARY_RETAINS: AtomicU32 = AtomicU32::new(0);
+/// Each device's primary context (its address is its handle). All of them are handles
+/// on the one device state, as every device is a view of the CPU (`crate::devices`).
+static PRIMARIES: [Ctx; MAX_DEVICES] = [const { Ctx { flags: AtomicU32::new(0), device: 0 } }; MAX_DEVICES];
+static PRIMARY_RETAINS: [AtomicU32; MAX_DEVICES] = [const { AtomicU32::new(0) }; MAX_DEVICES];
+
+fn primary_of(dev: c_int) -> &'static Ctx {
+    &PRIMARIES[dev as usize]
+}
+
+/// The primary context's device index, for a primary context's handle.
+fn primary_index(h: usize) -> Option<usize> {
+    let base = PRIMARIES.as_ptr() as usize;
+    let size = std::mem::size_of::<Ctx>();
+    (h >= base && h < base + MAX_DEVICES * size && (h - base) % size == 0).then(|| (h - base) / size)
+}
+
+/// The device a live context handle belongs to.
+pub fn device_of(h: usize) -> c_int {
+    match primary_index(h) {
+        Some(i) => i as c_int,
+        None => unsafe { (*(h as *const Ctx)).device },
+    }
+}
+
+/// `cudaSetDevice` on this thread: a primary context current on it is replaced by the
+/// new device's (as CUDA's runtime does); a created context stays.
+pub fn follow_runtime_device(dev: c_int) {
+    let _ = STACK.try_with(|s| {
+        if let Some(top) = s.borrow_mut().last_mut() {
+            if primary_index(*top).is_some() {
+                *top = primary_of(dev) as *const Ctx as usize;
+            }
+        }
+    });
+}
+
+/// A context made current: the runtime's current device follows it.
+fn made_current(h: usize) {
+    crate::devices::set_current(device_of(h));
+}
 
 fn live() -> &'static Mutex<HashSet<usize>> {
     static LIVE: OnceLock<Mutex<HashSet<usize>>> = OnceLock::new();
@@ -45,16 +85,20 @@ thread_local! {
     static STACK: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The primary context of the calling thread's current device.
 pub fn primary_handle() -> usize {
-    &PRIMARY as *const Ctx as usize
+    primary_of(crate::devices::current()) as *const Ctx as usize
 }
 
-fn primary_active() -> bool {
-    PRIMARY_RETAINS.load(Ordering::Acquire) > 0 || crate::error::runtime_used()
+fn primary_active(dev: usize) -> bool {
+    PRIMARY_RETAINS[dev].load(Ordering::Acquire) > 0 || crate::error::runtime_used()
 }
 
 fn is_live(h: usize) -> bool {
-    (h == primary_handle() && primary_active()) || lock_live().contains(&h)
+    match primary_index(h) {
+        Some(i) => primary_active(i),
+        None => lock_live().contains(&h),
+    }
 }
 
 /// The calling thread's current context: the top of its stack, else the primary
@@ -63,7 +107,7 @@ pub fn current() -> Option<usize> {
     let top = STACK.try_with(|s| s.borrow().last().copied()).ok().flatten();
     match top {
         Some(h) => Some(h),
-        None if primary_active() => Some(primary_handle()),
+        None if primary_active(crate::devices::current() as usize) => Some(primary_handle()),
         None => None,
     }
 }
@@ -79,11 +123,12 @@ pub fn require() -> Result<usize> {
 
 fn push(h: usize) {
     let _ = STACK.try_with(|s| s.borrow_mut().push(h));
+    made_current(h);
 }
 
 fn create(flags: c_uint, dev: c_int) -> Result<usize> {
     check_device(dev)?;
-    let c = Box::leak(Box::new(Ctx { flags: AtomicU32::new(flags) }));
+    let c = Box::leak(Box::new(Ctx { flags: AtomicU32::new(flags), device: dev }));
     let h = c as *const Ctx as usize;
     lock_live().insert(h);
     push(h);
@@ -124,7 +169,7 @@ pub extern "C" fn cuCtxDestroy_v2(h: usize) -> CuResult {
         if h != 0 && lock_dead().contains(&h) {
             return Err(CONTEXT_IS_DESTROYED);
         }
-        if h == 0 || h == primary_handle() || !lock_live().contains(&h) {
+        if h == 0 || primary_index(h).is_some() || !lock_live().contains(&h) {
             return Err(INVALID_CONTEXT);
         }
         let _ = ctx().synchronize();
@@ -151,6 +196,9 @@ pub extern "C" fn cuCtxPushCurrent_v2(h: usize) -> CuResult {
 pub extern "C" fn cuCtxPopCurrent_v2(pctx: *mut usize) -> CuResult {
     drv(|| {
         let h = STACK.try_with(|s| s.borrow_mut().pop()).ok().flatten().ok_or(INVALID_CONTEXT)?;
+        if let Some(top) = current() {
+            made_current(top);
+        }
         if !pctx.is_null() {
             unsafe { *pctx = h };
         }
@@ -176,6 +224,9 @@ pub extern "C" fn cuCtxSetCurrent(h: usize) -> CuResult {
                 s.push(h);
             }
         });
+        if h != 0 {
+            made_current(h);
+        }
         Ok(())
     })
 }
@@ -183,8 +234,8 @@ pub extern "C" fn cuCtxSetCurrent(h: usize) -> CuResult {
 #[no_mangle]
 pub extern "C" fn cuCtxGetDevice(dev: *mut c_int) -> CuResult {
     drv(|| {
-        require()?;
-        out(dev, 0)
+        let h = require()?;
+        out(dev, device_of(h))
     })
 }
 
@@ -264,8 +315,8 @@ pub extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut usize, dev: c_int) -> CuRe
         if pctx.is_null() {
             return Err(INVALID_VALUE);
         }
-        PRIMARY_RETAINS.fetch_add(1, Ordering::AcqRel);
-        out(pctx, primary_handle())
+        PRIMARY_RETAINS[dev as usize].fetch_add(1, Ordering::AcqRel);
+        out(pctx, primary_of(dev) as *const Ctx as usize)
     })
 }
 
@@ -273,7 +324,7 @@ pub extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut usize, dev: c_int) -> CuRe
 pub extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: c_int) -> CuResult {
     drv(|| {
         check_device(dev)?;
-        let r = PRIMARY_RETAINS.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
+        let r = PRIMARY_RETAINS[dev as usize].fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
         r.map(drop).map_err(|_| INVALID_CONTEXT)
     })
 }
@@ -284,7 +335,7 @@ pub extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: c_int) -> CuResult {
 pub extern "C" fn cuDevicePrimaryCtxReset_v2(dev: c_int) -> CuResult {
     drv(|| {
         check_device(dev)?;
-        PRIMARY_RETAINS.store(0, Ordering::Release);
+        PRIMARY_RETAINS[dev as usize].store(0, Ordering::Release);
         rt(crate::api::device::cudaDeviceReset())
     })
 }
@@ -293,8 +344,8 @@ pub extern "C" fn cuDevicePrimaryCtxReset_v2(dev: c_int) -> CuResult {
 pub extern "C" fn cuDevicePrimaryCtxGetState(dev: c_int, flags: *mut c_uint, active: *mut c_int) -> CuResult {
     drv(|| {
         check_device(dev)?;
-        out(flags, PRIMARY.flags.load(Ordering::Relaxed))?;
-        out(active, primary_active() as c_int)
+        out(flags, primary_of(dev).flags.load(Ordering::Relaxed))?;
+        out(active, primary_active(dev as usize) as c_int)
     })
 }
 
@@ -302,7 +353,7 @@ pub extern "C" fn cuDevicePrimaryCtxGetState(dev: c_int, flags: *mut c_uint, act
 pub extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: c_int, flags: c_uint) -> CuResult {
     drv(|| {
         check_device(dev)?;
-        PRIMARY.flags.store(flags, Ordering::Relaxed);
+        primary_of(dev).flags.store(flags, Ordering::Relaxed);
         Ok(())
     })
 }

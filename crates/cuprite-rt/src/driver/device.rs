@@ -5,11 +5,13 @@ use super::{drv, out, rt, CuResult, Result, INVALID_DEVICE, INVALID_VALUE};
 use crate::context::ctx;
 use std::ffi::{c_char, c_int, c_uint, CStr};
 
+/// A device the process sees (`crate::devices`); no device at all is
+/// `CUDA_ERROR_NO_DEVICE` (100, as the runtime's code).
 pub fn check_device(d: c_int) -> Result<()> {
-    if d == 0 {
-        Ok(())
-    } else {
-        Err(INVALID_DEVICE)
+    match crate::devices::check(d) {
+        Ok(()) => Ok(()),
+        Err(crate::devices::NO_DEVICE) => Err(crate::devices::NO_DEVICE),
+        Err(_) => Err(INVALID_DEVICE),
     }
 }
 
@@ -23,7 +25,7 @@ pub extern "C" fn cuDeviceGet(dev: *mut c_int, ordinal: c_int) -> CuResult {
 
 #[no_mangle]
 pub extern "C" fn cuDeviceGetCount(n: *mut c_int) -> CuResult {
-    drv(|| out(n, 1))
+    drv(|| out(n, crate::devices::count().unwrap_or(0)))
 }
 
 /// The device's name as `cudaDeviceProp::name` has it (the first field of the struct).
@@ -113,7 +115,7 @@ pub extern "C" fn cuDeviceCanAccessPeer(can: *mut c_int, d: c_int, peer: c_int) 
     drv(|| {
         check_device(d)?;
         check_device(peer)?;
-        out(can, 0)
+        out(can, (d != peer) as c_int)
     })
 }
 

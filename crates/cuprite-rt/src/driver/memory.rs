@@ -2,7 +2,7 @@
 //! address, as a `cudaMalloc` pointer is), `cuMemsetD8/16/32`, pointer attributes.
 
 use super::context::{primary_handle, require};
-use super::{drv, out, rt, CuResult, Result, INVALID_VALUE, NOT_SUPPORTED};
+use super::{drv, out, rt, CuResult, Result, INVALID_VALUE};
 use crate::api::memory as m;
 use crate::context::ctx;
 use crate::memory::{self, Kind};
@@ -274,50 +274,75 @@ pub struct Memcpy3D {
     pub depth: usize,
 }
 
-/// The base address of one side of a 2D/3D copy (`CUmemorytype`: host 1, device 2,
-/// array 3, unified 4). CUDA arrays through the driver API are not supported yet.
-fn side(ty: c_int, host: *const c_void, dev: DPtr, array: *mut c_void) -> Result<*mut u8> {
+/// One side of a 2D/3D copy (`CUmemorytype`: host 1, device 2, array 3, unified 4): its
+/// base address, row pitch and rows per slice. A CUDA array's rows are packed.
+struct Side {
+    base: *mut u8,
+    pitch: usize,
+    height: usize,
+}
+
+fn side(ty: c_int, host: *const c_void, dev: DPtr, array: *mut c_void, pitch: usize, height: usize) -> Result<Side> {
     match ty {
-        1 => Ok(host as *mut u8),
-        2 | 4 => Ok(dev as usize as *mut u8),
-        3 if !array.is_null() => Err(NOT_SUPPORTED),
+        1 => Ok(Side { base: host as *mut u8, pitch, height }),
+        2 | 4 => Ok(Side { base: dev as usize as *mut u8, pitch, height }),
+        3 => {
+            let a = crate::texture::array::get(array as *const crate::texture::array::Array).map_err(|_| super::INVALID_HANDLE)?;
+            Ok(Side { base: a.base(), pitch: a.row_bytes(), height: a.rows() })
+        }
         _ => Err(INVALID_VALUE),
     }
 }
 
+/// Checks that a box of `width` bytes × `rows` × `depth` at (x, y, z) lies in an array side.
+fn check_array_box(ty: c_int, array: *mut c_void, x: usize, y: usize, z: usize, width: usize, rows: usize, depth: usize) -> Result<()> {
+    if ty != 3 || width == 0 || rows == 0 || depth == 0 {
+        return Ok(());
+    }
+    let a = crate::texture::array::get(array as *const crate::texture::array::Array).map_err(|_| super::INVALID_HANDLE)?;
+    if x + width > a.row_bytes() || y + rows > a.rows() || z + depth > a.slices() {
+        return Err(INVALID_VALUE);
+    }
+    Ok(())
+}
+
 fn copy_2d(c: &Memcpy2D, st: Option<*mut c_void>) -> Result<()> {
     require()?;
-    let s = side(c.src_memory_type, c.src_host, c.src_device, c.src_array)?;
-    let d = side(c.dst_memory_type, c.dst_host, c.dst_device, c.dst_array)?;
-    let s = s.wrapping_add(c.src_y * c.src_pitch + c.src_x_in_bytes);
-    let d = d.wrapping_add(c.dst_y * c.dst_pitch + c.dst_x_in_bytes);
-    let (sp, dp) = (c.src_pitch.max(c.width_in_bytes), c.dst_pitch.max(c.width_in_bytes));
+    let s = side(c.src_memory_type, c.src_host, c.src_device, c.src_array, c.src_pitch, 0)?;
+    let d = side(c.dst_memory_type, c.dst_host, c.dst_device, c.dst_array, c.dst_pitch, 0)?;
+    check_array_box(c.src_memory_type, c.src_array, c.src_x_in_bytes, c.src_y, 0, c.width_in_bytes, c.height, 1)?;
+    check_array_box(c.dst_memory_type, c.dst_array, c.dst_x_in_bytes, c.dst_y, 0, c.width_in_bytes, c.height, 1)?;
+    let src = s.base.wrapping_add(c.src_y * s.pitch + c.src_x_in_bytes);
+    let dst = d.base.wrapping_add(c.dst_y * d.pitch + c.dst_x_in_bytes);
+    let (sp, dp) = (s.pitch.max(c.width_in_bytes), d.pitch.max(c.width_in_bytes));
     rt(match st {
-        None => m::cudaMemcpy2D(d as _, dp, s as _, sp, c.width_in_bytes, c.height, DEFAULT),
-        Some(st) => m::cudaMemcpy2DAsync(d as _, dp, s as _, sp, c.width_in_bytes, c.height, DEFAULT, st),
+        None => m::cudaMemcpy2D(dst as _, dp, src as _, sp, c.width_in_bytes, c.height, DEFAULT),
+        Some(st) => m::cudaMemcpy2DAsync(dst as _, dp, src as _, sp, c.width_in_bytes, c.height, DEFAULT, st),
     })
 }
 
 fn copy_3d(c: &Memcpy3D, st: Option<*mut c_void>) -> Result<()> {
     require()?;
-    let s = side(c.src_memory_type, c.src_host, c.src_device, c.src_array)?;
-    let d = side(c.dst_memory_type, c.dst_host, c.dst_device, c.dst_array)?;
+    let s = side(c.src_memory_type, c.src_host, c.src_device, c.src_array, c.src_pitch, c.src_height)?;
+    let d = side(c.dst_memory_type, c.dst_host, c.dst_device, c.dst_array, c.dst_pitch, c.dst_height)?;
+    check_array_box(c.src_memory_type, c.src_array, c.src_x_in_bytes, c.src_y, c.src_z, c.width_in_bytes, c.height, c.depth)?;
+    check_array_box(c.dst_memory_type, c.dst_array, c.dst_x_in_bytes, c.dst_y, c.dst_z, c.width_in_bytes, c.height, c.depth)?;
     for z in 0..c.depth {
         let plane = Memcpy2D {
             src_x_in_bytes: 0,
             src_y: 0,
             src_memory_type: 1,
-            src_host: s.wrapping_add(((c.src_z + z) * c.src_height + c.src_y) * c.src_pitch + c.src_x_in_bytes) as _,
+            src_host: s.base.wrapping_add(((c.src_z + z) * s.height + c.src_y) * s.pitch + c.src_x_in_bytes) as _,
             src_device: 0,
             src_array: std::ptr::null_mut(),
-            src_pitch: c.src_pitch,
+            src_pitch: s.pitch,
             dst_x_in_bytes: 0,
             dst_y: 0,
             dst_memory_type: 1,
-            dst_host: d.wrapping_add(((c.dst_z + z) * c.dst_height + c.dst_y) * c.dst_pitch + c.dst_x_in_bytes) as _,
+            dst_host: d.base.wrapping_add(((c.dst_z + z) * d.height + c.dst_y) * d.pitch + c.dst_x_in_bytes) as _,
             dst_device: 0,
             dst_array: std::ptr::null_mut(),
-            dst_pitch: c.dst_pitch,
+            dst_pitch: d.pitch,
             width_in_bytes: c.width_in_bytes,
             height: c.height,
         };

@@ -10,12 +10,14 @@ pub mod context;
 pub mod device;
 pub mod errors;
 pub mod interop;
+pub mod ipc;
 pub mod launch;
 pub mod loader;
 pub mod memory;
 pub mod module;
 pub mod procs;
 pub mod stream;
+pub mod texture;
 
 use crate::error::{self, CudaError};
 use std::ffi::c_int;

@@ -8,6 +8,9 @@
 mod heap;
 mod pool;
 
+/// The pool's chunk size (`ipc.rs` shares memory in whole chunks).
+pub use pool::CHUNK;
+
 pub use heap::{device_free, device_malloc, heap_limit, set_heap_limit, DEFAULT_HEAP_LIMIT};
 pub use pool::ALIGN;
 

@@ -203,6 +203,7 @@ impl Pool {
     }
 
     fn unmap_run(&mut self, at: usize, len: usize) {
+        crate::ipc::forget_region(at, len);
         match &mut self.region {
             Some(Some(r)) if r.contains(at) => r.unmap(at, len),
             _ => unmap(at, len),

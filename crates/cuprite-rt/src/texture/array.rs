@@ -22,6 +22,8 @@ pub struct Array {
     pub height: usize,
     pub depth: usize,
     pub flags: u32,
+    /// A level of a mipmapped array, which owns it (`cudaFreeArray` refuses it).
+    pub mip_level: bool,
     data: Box<[u8]>,
 }
 
@@ -48,7 +50,7 @@ impl Array {
         let mut v = Vec::new();
         v.try_reserve_exact(bytes).map_err(|_| error::MEMORY_ALLOCATION)?;
         v.resize(bytes, 0u8);
-        Ok(Array { desc, format, width, height, depth, flags, data: v.into_boxed_slice() })
+        Ok(Array { desc, format, width, height, depth, flags, mip_level: false, data: v.into_boxed_slice() })
     }
 
     pub fn elem(&self) -> usize {

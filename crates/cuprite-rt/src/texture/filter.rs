@@ -184,3 +184,81 @@ mod cubemap_tests {
         assert_eq!(cubemap_face(1.0, -0.5, 0.5), (0, 0.25, 0.75));
     }
 }
+
+/// The direction of face coordinates `(sc, tc)` in [-1, 1] on `face` at unit distance:
+/// the inverse of [`cubemap_face`]'s table.
+pub fn cubemap_direction(face: usize, sc: f32, tc: f32) -> [f32; 3] {
+    match face {
+        0 => [1.0, -tc, -sc],
+        1 => [-1.0, -tc, sc],
+        2 => [sc, 1.0, tc],
+        3 => [sc, -1.0, -tc],
+        4 => [sc, -tc, 1.0],
+        _ => [-sc, -tc, -1.0],
+    }
+}
+
+/// Where texel `(i, j)` of a `w`×`w` face lies for seamless filtering: on the face, or,
+/// one step past an edge, the edge texel of the neighbouring face that the texel's centre
+/// projects onto (face, column, row). `None` for a texel past two edges (a cube corner,
+/// where three faces meet and no fourth texel exists).
+pub fn seamless_texel(face: usize, i: i64, j: i64, w: usize) -> Option<(usize, usize, usize)> {
+    let n = w as i64;
+    let (out_i, out_j) = (!(0..n).contains(&i), !(0..n).contains(&j));
+    if !out_i && !out_j {
+        return Some((face, i as usize, j as usize));
+    }
+    if out_i && out_j {
+        return None;
+    }
+    let centre = |k: i64| 2.0 * (k as f32 + 0.5) / w as f32 - 1.0;
+    let [x, y, z] = cubemap_direction(face, centre(i), centre(j));
+    let (f, s, t) = cubemap_face(x, y, z);
+    let idx = |c: f32| ((c * w as f32).floor() as i64).clamp(0, n - 1) as usize;
+    Some((f, idx(s), idx(t)))
+}
+
+/// Bilinear weights (in 1/256) of a footprint whose texel `missing` (0..3, in
+/// [`bilinear_weights`]' order) is a cube corner: its weight goes to the other three, a
+/// third (rounded) to each of the two beside it and the rest to the one diagonal from it
+/// (measured on an H100).
+pub fn corner_weights(w: [f32; 4], missing: usize) -> [f32; 4] {
+    let mut k = w.map(|x| (x * 256.0).round() as i32);
+    let share = (k[missing] + 1) / 3;
+    // Indices are (i,j)=0, (i+1,j)=1, (i,j+1)=2, (i+1,j+1)=3: the diagonal is 3 - missing.
+    let diag = 3 - missing;
+    for (q, kq) in k.iter_mut().enumerate() {
+        if q != missing && q != diag {
+            *kq += share;
+        }
+    }
+    k[diag] += k[missing] - 2 * share;
+    k[missing] = 0;
+    k.map(|x| x as f32 / 256.0)
+}
+
+#[cfg(test)]
+mod seamless_tests {
+    use super::*;
+
+    #[test]
+    fn texels_past_an_edge_come_from_the_neighbouring_face() {
+        // +x face, right edge (s = 1 is z = -1): the -z face's column 0, same row.
+        assert_eq!(seamless_texel(0, 4, 1, 4), Some((5, 0, 1)));
+        // +x face, top edge (t = 0 is y = +1): the +y face's last column, rows reversed.
+        assert_eq!(seamless_texel(0, 1, -1, 4), Some((2, 3, 2)));
+        // +x face, left edge (s = 0 is z = +1): the +z face's last column.
+        assert_eq!(seamless_texel(0, -1, 0, 4), Some((4, 3, 0)));
+        assert_eq!(seamless_texel(0, -1, -1, 4), None);
+        assert_eq!(seamless_texel(3, 2, 1, 4), Some((3, 2, 1)));
+    }
+
+    #[test]
+    fn a_corner_shares_its_weight_by_thirds() {
+        // H100: face +x at (1, .99, .99): weights 59, 64, 64, 69 with (i, j) missing.
+        let w = [59.0, 64.0, 64.0, 69.0].map(|x: f32| x / 256.0);
+        assert_eq!(corner_weights(w, 0), [0.0, 84.0, 84.0, 88.0].map(|x: f32| x / 256.0));
+        let w = [23.0, 54.0, 54.0, 125.0].map(|x: f32| x / 256.0);
+        assert_eq!(corner_weights(w, 0), [0.0, 62.0, 62.0, 132.0].map(|x: f32| x / 256.0));
+    }
+}

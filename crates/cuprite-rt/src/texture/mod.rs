@@ -10,4 +10,5 @@
 pub mod array;
 pub mod filter;
 pub mod format;
+pub mod mipmap;
 pub mod object;

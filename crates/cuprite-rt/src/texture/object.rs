@@ -4,6 +4,7 @@
 use super::array::{self, Array};
 use super::filter::{self, Axis};
 use super::format::{ChannelDesc, Format};
+use super::mipmap::{self, MipmappedArray};
 use crate::error::{self, CudaError, Result};
 use std::ffi::{c_char, c_void};
 
@@ -11,10 +12,16 @@ pub const INVALID_FILTER_SETTING: CudaError = 26;
 pub const INVALID_NORM_SETTING: CudaError = 27;
 pub const MISALIGNED_ADDRESS: CudaError = 716;
 pub const INVALID_TEXTURE: CudaError = 18;
+pub const INVALID_SURFACE: CudaError = 37;
 
 /// The handle device code passes for a texture reference that is not bound
 /// (`__CUPRITE_UNBOUND_TEXREF` in `include/cuprite/texture_fetch.h`; never an address).
 pub const UNBOUND_REFERENCE: u64 = 1;
+
+/// Bits of `__cuprite_tex_fetch`'s kind: a level of detail, or two gradients, follow
+/// the result.
+const LOD: i32 = 0x80;
+const GRAD: i32 = 0x400;
 
 pub const RES_ARRAY: i32 = 0;
 pub const RES_MIPMAPPED: i32 = 1;
@@ -156,7 +163,10 @@ impl Memory {
                 };
                 Ok((mem, None))
             }
-            RES_MIPMAPPED => Err(error::NOT_SUPPORTED),
+            RES_MIPMAPPED => {
+                let m = mipmap::get(unsafe { (u as *const *const MipmappedArray).read() })?;
+                Ok((Memory::of_array(array::get(m.levels[0])?), None))
+            }
             _ => Err(error::INVALID_VALUE),
         }
     }
@@ -175,21 +185,32 @@ pub struct TexObj {
     pub live: bool,
     pub res: ResourceDesc,
     pub tex: TextureDesc,
+    /// Level 0 (the only level of a texture without mipmaps).
     pub mem: Memory,
+    /// Every level of a mipmapped array, level 0 first; empty otherwise.
+    pub mips: Box<[Memory]>,
 }
 
 impl TexObj {
     pub fn new(res: &ResourceDesc, tex: &TextureDesc) -> Result<TexObj> {
         let (mem, _) = Memory::of_resource(res)?;
+        let mips: Box<[Memory]> = if res.res_type == RES_MIPMAPPED {
+            let m = mipmap::get(unsafe { (res.res.as_ptr() as *const *const MipmappedArray).read() })?;
+            m.levels.iter().map(|l| array::get(*l).map(Memory::of_array)).collect::<Result<_>>()?
+        } else {
+            Box::new([])
+        };
         let bad_enum = tex.address_mode.iter().any(|m| !(0..=3).contains(m))
             || !(0..=1).contains(&tex.filter_mode)
+            || !(0..=1).contains(&tex.mipmap_filter_mode)
             || !(0..=1).contains(&tex.read_mode);
         if bad_enum {
             return Err(error::INVALID_VALUE);
         }
         let f = mem.format;
         let normalized_read = tex.read_mode == 1;
-        if tex.filter_mode == 1 && f.is_integer() && !normalized_read {
+        let linear_mips = tex.mipmap_filter_mode == 1 && !mips.is_empty();
+        if (tex.filter_mode == 1 || linear_mips) && f.is_integer() && !normalized_read {
             return Err(INVALID_FILTER_SETTING);
         }
         if normalized_read && (!f.is_integer() || f.bits == 32) {
@@ -205,7 +226,7 @@ impl TexObj {
         if !tex.address_mode.contains(&filter::BORDER) {
             tex.border_color = [0.0; 4];
         }
-        Ok(TexObj { live: true, res: *res, tex, mem })
+        Ok(TexObj { live: true, res: *res, tex, mem, mips })
     }
 
     fn float_result(&self) -> bool {
@@ -251,14 +272,83 @@ impl TexObj {
         }
     }
 
-    fn sample(&self, c: [f32; 3], layer: usize, out: &mut [u8]) {
-        self.sample_with(c, layer, self.tex.normalized_coords != 0, out)
+    /// The level of detail a gradient pair asks for: log2 of the longer gradient in
+    /// texels of level 0 (isotropic: `maxAnisotropy` is accepted, anisotropic filtering is
+    /// not modelled).
+    fn grad_lod(&self, dx: [f32; 3], dy: [f32; 3], norm: bool) -> f32 {
+        let m = &self.mem;
+        let len = |d: [f32; 3]| {
+            let mut s = 0f32;
+            for a in 0..m.dims {
+                let t = d[a] * if norm { m.size[a] as f32 } else { 1.0 };
+                s += t * t;
+            }
+            s.sqrt()
+        };
+        len(dx).max(len(dy)).log2()
+    }
+
+    /// Samples at level of detail `lod` (before bias and clamps): one level with
+    /// `mipmapFilterMode` point (the nearest), two levels blended by the fraction of the
+    /// level (8 fractional bits, as filter weights) with linear. Without mipmaps, level 0.
+    /// `sample` samples one level's memory.
+    fn sample_lod(&self, lod: f32, out: &mut [u8], sample: impl Fn(&Memory, &mut [u8])) {
+        if self.mips.len() <= 1 {
+            return sample(&self.mem, out);
+        }
+        let t = &self.tex;
+        let top = (self.mips.len() - 1) as f32;
+        let mut l = lod + t.mipmap_level_bias;
+        l = l.max(t.min_mipmap_level_clamp).min(t.max_mipmap_level_clamp);
+        let l = if l.is_nan() { 0.0 } else { l.clamp(0.0, top) };
+        if t.mipmap_filter_mode == 0 {
+            let k = ((l + 0.5).floor() as usize).min(self.mips.len() - 1);
+            return sample(&self.mips[k], out);
+        }
+        let k = l.floor();
+        let w = filter::quantize(l - k);
+        let k = k as usize;
+        if w == 0.0 || k + 1 >= self.mips.len() {
+            return sample(&self.mips[k], out);
+        }
+        // Linear blending needs float results (integer texels read as elements are
+        // refused at creation).
+        let (mut a, mut b) = ([0u8; 16], [0u8; 16]);
+        let n = out.len().min(16);
+        sample(&self.mips[k], &mut a[..n]);
+        sample(&self.mips[k + 1], &mut b[..n]);
+        for i in 0..n / 4 {
+            let x = f32::from_ne_bytes(a[4 * i..4 * i + 4].try_into().unwrap());
+            let y = f32::from_ne_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+            out[4 * i..4 * i + 4].copy_from_slice(&filter::lerp(x, y, w).to_ne_bytes());
+        }
+    }
+
+    /// Linear filtering on cubemap `face` of `layer` at face coordinates (u, v) with
+    /// `seamlessCubemap`: texels past an edge come from the neighbouring face
+    /// (`filter::seamless_texel`), a missing corner's weight goes to the other three.
+    fn sample_cube_seamless(&self, m: &Memory, face: usize, u: f32, v: f32, layer: usize, out: &mut [u8]) {
+        let w = m.size[0];
+        let (i, a) = filter::linear(u * w as f32);
+        let (j, b) = filter::linear(v * w as f32);
+        let mut weights = filter::bilinear_weights(a, b);
+        let mut vals = [[0f32; 4]; 4];
+        for (k, v) in vals.iter_mut().enumerate() {
+            match filter::seamless_texel(face, i + (k & 1) as i64, j + (k >> 1) as i64, w) {
+                Some((f, x, y)) => *v = self.texel_f32(Some(m.texel([x, y, 0], 6 * layer + f))),
+                None => weights = filter::corner_weights(weights, k),
+            }
+        }
+        let mut r = [0f32; 4];
+        for ch in 0..4 {
+            r[ch] = weights[0] * vals[0][ch] + weights[1] * vals[1][ch] + weights[2] * vals[2][ch] + weights[3] * vals[3][ch];
+        }
+        write_f32(out, &r[..m.format.channels]);
     }
 
     /// `norm`: whether `c` is in normalized coordinates (always, for a cubemap face).
-    fn sample_with(&self, c: [f32; 3], layer: usize, norm: bool, out: &mut [u8]) {
+    fn sample_with(&self, m: &Memory, c: [f32; 3], layer: usize, norm: bool, out: &mut [u8]) {
         // Fixed-size arrays only: this runs once per fetch, inside kernels' loops.
-        let m = &self.mem;
         let dims = m.dims;
         let axis = |a: usize| Axis { size: m.size[a], mode: self.tex.address_mode[a] };
         let axes = [axis(0), axis(1), axis(2)];
@@ -356,6 +446,8 @@ const MSG_TEX_LINEAR: &[u8] = b"tex1D/tex2D/tex3D on a texture object over linea
 const MSG_FETCH_ARRAY: &[u8] = b"tex1Dfetch on a texture object that is not over linear memory\0";
 const MSG_NOT_CUBEMAP: &[u8] = b"texCubemap on a texture object whose array is not a cubemap (cudaArrayCubemap)\0";
 const MSG_UNBOUND_REF: &[u8] = b"texture fetch through a texture reference that is not bound (cudaBindTexture*)\0";
+const MSG_CUBE_GRAD: &[u8] = b"texCubemapGrad/texCubemapLayeredGrad on a mipmapped cubemap is not supported yet (level selection from cubemap gradients is not modelled)\0";
+const MSG_UNBOUND_SURFREF: &[u8] = b"surface access through a surface reference that is not bound (cudaBindSurfaceToArray)\0";
 const MSG_BAD_SURFACE: &[u8] = b"surface access through a surface object that does not exist\0";
 const MSG_MISALIGNED: &[u8] = b"surface access at a byte offset that is not a multiple of the access size\0";
 const MSG_SURF_TRAP: &[u8] = b"surface access out of bounds with cudaBoundaryModeTrap\0";
@@ -395,15 +487,35 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
     if t.mem.linear {
         return fail(msg, MSG_TEX_LINEAR, error::LAUNCH_FAILURE);
     }
+    // Lod and Grad forms pass their level or gradients after the result, at the next
+    // 4-byte boundary (`__cuprite_tex_lod` in include/cuprite/texture_fetch.h).
+    let extra = (out as *const u8).add((size as usize + 3) & !3) as *const f32;
+    let norm = t.tex.normalized_coords != 0;
     let out = std::slice::from_raw_parts_mut(out as *mut u8, size as usize);
     // A layer index is read as unsigned and clamped to the last layer (as the H100 does).
     let layer = if dims & 0x10 != 0 { layer as u32 as usize } else { 0 };
+    let lod = if dims & LOD != 0 {
+        extra.read()
+    } else if dims & GRAD != 0 {
+        if dims & 0x20 != 0 && t.mips.len() > 1 {
+            return fail(msg, MSG_CUBE_GRAD, error::LAUNCH_FAILURE);
+        }
+        let g = std::slice::from_raw_parts(extra, 6);
+        t.grad_lod([g[0], g[1], g[2]], [g[3], g[4], g[5]], norm)
+    } else {
+        0.0
+    };
     if dims & 0x20 != 0 {
         if t.mem.layers < 6 {
             return fail(msg, MSG_NOT_CUBEMAP, error::LAUNCH_FAILURE);
         }
         let (face, u, v) = filter::cubemap_face(x, y, z);
-        t.sample_with([u, v, 0.0], (6 * layer + face).min(t.mem.layers - 1), true, out);
+        let layer = layer.min(t.mem.layers / 6 - 1);
+        if t.tex.seamless_cubemap != 0 && t.tex.filter_mode == 1 {
+            t.sample_lod(lod, out, |m, o| t.sample_cube_seamless(m, face, u, v, layer, o));
+        } else {
+            t.sample_lod(lod, out, |m, o| t.sample_with(m, [u, v, 0.0], 6 * layer + face, true, o));
+        }
         return 0;
     }
     if dims & 0x40 != 0 {
@@ -411,7 +523,8 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
         return 0;
     }
     // Coordinates the call does not give are 0 (a 1D array samples row 0 as 2D).
-    t.sample([x, y, z], layer.min(t.mem.layers - 1), out);
+    let layer = layer.min(t.mem.layers - 1);
+    t.sample_lod(lod, out, |m, o| t.sample_with(m, [x, y, z], layer, norm, o));
     0
 }
 
@@ -460,6 +573,9 @@ pub unsafe extern "C" fn __cuprite_surf_access(
     write: i32,
     msg: *mut *const c_char,
 ) -> i32 {
+    if obj == UNBOUND_REFERENCE {
+        return fail(msg, MSG_UNBOUND_SURFREF, INVALID_SURFACE);
+    }
     let s = obj as *const SurfObj;
     if s.is_null() || !(*s).live {
         return fail(msg, MSG_BAD_SURFACE, error::LAUNCH_FAILURE);
@@ -501,4 +617,79 @@ pub unsafe extern "C" fn __cuprite_surf_access(
         std::ptr::copy_nonoverlapping(p, data as *mut u8, size);
     }
     0
+}
+
+#[cfg(test)]
+mod mipmap_tests {
+    use super::*;
+
+    /// A 16x16 float mipmapped array (5 levels), each level filled with its index, and a
+    /// texture over it with normalized coordinates and linear filtering.
+    fn levels_texture(mip_filter: i32, bias: f32, min: f32, max: f32) -> (TexObj, *mut MipmappedArray) {
+        let desc = ChannelDesc { x: 32, y: 0, z: 0, w: 0, f: 2 };
+        let m = mipmap::register(Box::new(MipmappedArray::new(desc, 16, 16, 0, 0, 5).unwrap()));
+        for (l, a) in mipmap::get(m).unwrap().levels.iter().enumerate() {
+            let a = array::get(*a).unwrap();
+            for i in 0..a.len() / 4 {
+                unsafe { (a.base() as *mut f32).add(i).write(l as f32) };
+            }
+        }
+        let res = ResourceDesc::with(RES_MIPMAPPED, m as *const MipmappedArray);
+        let tex = TextureDesc {
+            address_mode: [filter::CLAMP; 3],
+            filter_mode: 1,
+            normalized_coords: 1,
+            mipmap_filter_mode: mip_filter,
+            mipmap_level_bias: bias,
+            min_mipmap_level_clamp: min,
+            max_mipmap_level_clamp: max,
+            ..Default::default()
+        };
+        (TexObj::new(&res, &tex).unwrap(), m)
+    }
+
+    fn at_lod(t: &TexObj, lod: f32) -> f32 {
+        let mut out = [0u8; 4];
+        t.sample_lod(lod, &mut out, |m, o| t.sample_with(m, [0.5, 0.5, 0.0], 0, true, o));
+        f32::from_ne_bytes(out)
+    }
+
+    #[test]
+    fn linear_mip_filtering_blends_levels_with_8_bit_weights() {
+        let (t, m) = levels_texture(1, 0.0, 0.0, 4.0);
+        assert_eq!(t.mips.len(), 5);
+        assert_eq!(at_lod(&t, -1.0), 0.0);
+        assert_eq!(at_lod(&t, 0.3), 77.0 / 256.0);
+        assert_eq!(at_lod(&t, 2.5), 2.5);
+        assert_eq!(at_lod(&t, 9.0), 4.0);
+        mipmap::release(m).unwrap();
+    }
+
+    #[test]
+    fn point_mip_filtering_takes_the_nearest_level_and_clamps_apply_after_the_bias() {
+        let (t, m) = levels_texture(0, 0.0, 0.0, 4.0);
+        assert_eq!(at_lod(&t, 0.49), 0.0);
+        assert_eq!(at_lod(&t, 0.5), 1.0);
+        assert_eq!(at_lod(&t, 3.7), 4.0);
+        mipmap::release(m).unwrap();
+        let (t, m) = levels_texture(1, 0.5, 1.0, 2.5);
+        assert_eq!(at_lod(&t, 0.0), 1.0);
+        assert_eq!(at_lod(&t, 1.25), 1.75);
+        assert_eq!(at_lod(&t, 3.0), 2.5);
+        mipmap::release(m).unwrap();
+        // The default maximum clamp (0) keeps every fetch on level 0.
+        let (t, m) = levels_texture(1, 0.0, 0.0, 0.0);
+        assert_eq!(at_lod(&t, 3.0), 0.0);
+        mipmap::release(m).unwrap();
+    }
+
+    #[test]
+    fn gradients_select_the_level_of_the_longer_one_in_level_0_texels() {
+        let (t, m) = levels_texture(1, 0.0, 0.0, 4.0);
+        let g = 4.0 / 16.0;
+        assert_eq!(t.grad_lod([g, 0.0, 0.0], [0.0, g / 2.0, 0.0], true), 2.0);
+        assert_eq!(t.grad_lod([0.0, 0.0, 0.0], [0.0, 2.0, 0.0], false), 1.0);
+        assert_eq!(t.grad_lod([0.0; 3], [0.0; 3], true), f32::NEG_INFINITY);
+        mipmap::release(m).unwrap();
+    }
 }

@@ -427,7 +427,7 @@ impl<'o> Checker<'o> {
     fn is_texture_reference(&self, ty: &QTy) -> bool {
         let Ty::Record(r) = &ty.ty else { return false };
         let d = self.prog.types.rec(*r);
-        d.scope.is_empty() && d.name.as_deref().is_some_and(|n| n.starts_with("texture<"))
+        d.scope.is_empty() && d.name.as_deref().is_some_and(|n| n.starts_with("texture<") || n.starts_with("surface<"))
     }
 
     fn init_array_len(&mut self, _elem: &QTy, init: &ast::Initializer) -> Option<u64> {

@@ -276,11 +276,12 @@ impl<'a> Rewriter<'a> {
         self.fns.push(FnDecl { name: t.str(lparen - 1).to_string(), kind, host_body });
     }
 
-    /// A legacy texture reference's definition: `[static] texture<...> name;`.
+    /// A legacy texture or surface reference's definition: `[static] texture<...> name;`,
+    /// `surface<void, dim> name;`.
     fn is_texture_reference(&self, top: &[usize]) -> bool {
         let t = self.t;
         let words: Vec<usize> = top.iter().copied().skip_while(|&k| t.is(k, "static")).collect();
-        matches!(words.as_slice(), [k, lt, ..] if t.is(*k, "texture") && t.is(*lt, "<")) && !top.iter().any(|&k| t.is(k, "extern"))
+        matches!(words.as_slice(), [k, lt, ..] if (t.is(*k, "texture") || t.is(*k, "surface")) && t.is(*lt, "<")) && !top.iter().any(|&k| t.is(k, "extern"))
     }
 
     /// A device-only constructor's member initializers name device code (`__popc(m)`,
