@@ -3,7 +3,7 @@
 # packs NAME.expected / NAME.exitcode / NAME.stderr / NAME.build into $OUT/capture.tar
 # (one file: the run tool brings back only a few files).
 cd "$(dirname "$0")"
-names=${NAMES:-"mipmap_textures driver_textures ipc_processes"}
+names=${NAMES:-"mipmap_textures"}
 R=$(mktemp -d)
 { nvcc --version | grep -i release; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > $R/CUDA_VERSION
 for n in $names; do

@@ -290,7 +290,7 @@ impl TexObj {
 
     /// Samples at level of detail `lod` (before bias and clamps): one level with
     /// `mipmapFilterMode` point (the nearest), two levels blended by the fraction of the
-    /// level (8 fractional bits, as filter weights) with linear. Without mipmaps, level 0.
+    /// level (8 fractional bits, truncated) with linear. Without mipmaps, level 0.
     /// `sample` samples one level's memory.
     fn sample_lod(&self, lod: f32, out: &mut [u8], sample: impl Fn(&Memory, &mut [u8])) {
         if self.mips.len() <= 1 {
@@ -306,7 +306,9 @@ impl TexObj {
             return sample(&self.mips[k], out);
         }
         let k = l.floor();
-        let w = filter::quantize(l - k);
+        // The blend weight keeps 8 fractional bits, truncated (the H100's, measured:
+        // level 0.1 blends with 25/256, not 26/256).
+        let w = ((l - k) * 256.0).floor() / 256.0;
         let k = k as usize;
         if w == 0.0 || k + 1 >= self.mips.len() {
             return sample(&self.mips[k], out);
