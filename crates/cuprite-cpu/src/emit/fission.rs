@@ -171,6 +171,14 @@ impl<'m> ModCx<'m> {
         let shared_ptrs = self.shared_pointers(f);
         let defs: HashMap<ValueId, InstKind> =
             f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| i.result.map(|r| (r, i.kind.clone()))).collect();
+        // A forwarded load stands for the stored value's computation (`Plan::forward`).
+        let defs: HashMap<ValueId, InstKind> = defs
+            .iter()
+            .map(|(r, k)| match plan.forward.get(r).and_then(|v| defs.get(v)) {
+                Some(stored) => (*r, stored.clone()),
+                None => (*r, k.clone()),
+            })
+            .collect();
         // Parameters: uniform ones are scalars; varying ones live in slots.
         let mut varying_params = Vec::new();
         for (i, p) in f.params.iter().enumerate() {
