@@ -34,6 +34,7 @@ mod fission;
 mod inline;
 mod lockstep;
 mod simt;
+mod stride_loop;
 mod uniformity;
 #[cfg(test)]
 mod test_support;

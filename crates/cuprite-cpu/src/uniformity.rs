@@ -53,6 +53,10 @@ pub struct Guard {
     /// Where the sides meet (`None`: the other side returns at once).
     pub join: Option<BlockId>,
     pub blocks: Vec<BlockId>,
+    /// A grid-stride loop (`stride_loop.rs`): `owner` is the loop's header, inside the
+    /// region; its branch updates the mask of the threads still iterating, and the
+    /// uniform loop goes round while one does. `join` is the loop's exit.
+    pub looping: bool,
 }
 
 impl Uniformity {
@@ -80,6 +84,32 @@ impl Uniformity {
 }
 
 pub fn analyse(f: &Function) -> Uniformity {
+    // Grid-stride loops become loop guards when their bound and step turn out uniform;
+    // a loop that fails is analysed again as divergent code.
+    let ipdom = post_dominators(f);
+    let dom = cuprite_ir::dom::Dominators::new(f);
+    let mut loops: Vec<(BlockId, ValueId, ValueId)> = (0..f.blocks.len())
+        .filter_map(|b| crate::stride_loop::loop_guard_shape(f, BlockId(b as u32), &ipdom, &dom).map(|(g, bound, step)| (g.owner, bound, step)))
+        .collect();
+    loop {
+        let headers: Vec<BlockId> = loops.iter().map(|l| l.0).collect();
+        let u = analyse_with(f, &headers);
+        let in_force = |h: BlockId, bound: ValueId, step: ValueId| {
+            let Some(g) = u.guard_owned_by(h) else { return false };
+            // Not nested in another guard, and none nested in it.
+            let alone = u.guards.iter().enumerate().all(|(k, o)| k == g || !o.blocks.iter().any(|b| u.guards[g].blocks.contains(b) || *b == h));
+            u.value(bound) && u.value(step) && alone
+        };
+        let before = loops.len();
+        loops.retain(|(h, bound, step)| in_force(*h, *bound, *step));
+        if loops.len() == before {
+            return u;
+        }
+    }
+}
+
+/// The analysis with the grid-stride loops headed by `loop_headers` as loop guards.
+fn analyse_with(f: &Function, loop_headers: &[BlockId]) -> Uniformity {
     let n = f.blocks.len();
     let ipdom = post_dominators(f);
     let dom = cuprite_ir::dom::Dominators::new(f);
@@ -151,7 +181,13 @@ pub fn analyse(f: &Function) -> Uniformity {
             if !u.divergent_term(f, b) {
                 continue;
             }
-            let candidate = candidates[bi].get_or_insert_with(|| guard_shape(f, b, &u.ipdom, &dom));
+            let candidate = candidates[bi].get_or_insert_with(|| {
+                if loop_headers.contains(&b) {
+                    crate::stride_loop::loop_guard_shape(f, b, &u.ipdom, &dom).map(|(g, _, _)| g)
+                } else {
+                    guard_shape(f, b, &u.ipdom, &dom)
+                }
+            });
             match candidate {
                 Some(g) => {
                     // Locals the region stores and the join reads: threads that skipped
@@ -238,7 +274,7 @@ fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprit
             preds_outside = true;
         }
     }
-    (has_collective && !preds_outside).then_some(Guard { owner: d, entry, enter_when, join, blocks })
+    (has_collective && !preds_outside).then_some(Guard { owner: d, entry, enter_when, join, blocks, looping: false })
 }
 
 /// Whether an instruction's result differs between threads, given what is known so far.
@@ -497,10 +533,41 @@ mod tests {
         assert!(u.local(local_named(&f, "c")), "a barrier's count is the same for every thread");
         let i = local_named(&f, "i");
         assert!(!u.local(i));
-        // The loop's initialisation is uniform control flow, its step is divergent: the
-        // loop's exit is varying.
+        // A grid-stride loop (uniform bound and step): a loop guard, its step uniform
+        // code under the mask of the threads still iterating.
         let stores = stores_of(&f, i);
         assert_eq!(stores.len(), 2);
+        assert!(stores.iter().all(|b| u.block(*b)), "{stores:?}");
+        assert_eq!(u.guards.len(), 1);
+        assert!(u.guards[0].looping && stores.iter().any(|b| u.guards[0].blocks.contains(b)));
+    }
+
+    #[test]
+    fn loops_with_a_varying_bound_or_step_stay_divergent() {
+        for (bound, step) in [("p[threadIdx.x]", "blockDim.x"), ("n", "threadIdx.x + 1")] {
+            let (f, u) = analysed(&format!(
+                "__global__ void k(const int *p, int *out, int n) {{
+                    for (int i = threadIdx.x; i < {bound}; i += {step}) out[i] = 1;
+                }}"
+            ));
+            assert!(u.guards.is_empty(), "bound {bound}, step {step}");
+            let stores = stores_of(&f, local_named(&f, "i"));
+            assert_eq!(stores.iter().filter(|b| u.block(**b)).count(), 1, "{stores:?}");
+        }
+    }
+
+    #[test]
+    fn a_loop_with_a_break_is_no_loop_guard() {
+        let (f, u) = analysed(
+            "__global__ void k(const int *p, int *out, int n) {
+                for (int i = threadIdx.x; i < n; i += blockDim.x) {
+                    if (p[i] < 0) break;
+                    out[i] = 1;
+                }
+            }",
+        );
+        assert!(u.guards.is_empty());
+        let stores = stores_of(&f, local_named(&f, "i"));
         assert_eq!(stores.iter().filter(|b| u.block(**b)).count(), 1, "{stores:?}");
     }
 

@@ -337,7 +337,8 @@ impl<'m> ModCx<'m> {
         if let Some(g) = uni.guard_of[unit.entry().index()] {
             let mut guarded = vec![tb.remove(0)];
             for s in &unit.steps {
-                if let Some(g2) = s.guard_owner {
+                // A loop guard's header keeps its own mask: the threads still iterating.
+                if let Some(g2) = s.guard_owner.filter(|g2| *g2 != g) {
                     guarded.push(id(format!("__g{g2}")).index(id("__t")).assign(lit("0")).stmt());
                 }
             }
@@ -371,12 +372,28 @@ impl<'m> ModCx<'m> {
         let goto = |b: BlockId| Stmt::Goto(format!("{ver}bb{}", b.0));
         let term = &f.block(last.block).term;
         match term {
+            _ if last.guard_owner.is_some_and(|g| uni.guards[g].looping) => {
+                // A grid-stride loop goes round while some thread still iterates.
+                let g = &uni.guards[last.guard_owner.unwrap()];
+                let exit = g.join.map_or(Stmt::Goto("__block_done".into()), goto);
+                out.push(Stmt::If { cond: id(format!("__ng{}", last.guard_owner.unwrap())), then: vec![goto(g.entry)], else_: vec![exit] })
+            }
             _ if last.guard_owner.is_some() => out.push(goto(uni.guards[last.guard_owner.unwrap()].entry)),
             _ if last.diverges => match last.join {
                 Some(j) => out.push(goto(j)),
                 None => out.push(Stmt::Goto("__block_done".into())),
             },
-            Terminator::Jump(t) => out.push(goto(*t)),
+            Terminator::Jump(t) => {
+                // Entering a grid-stride loop: every thread iterates (the header's thread
+                // loop clears the masks of those that leave), and the header's uniform
+                // code runs.
+                if let Some(g) = uni.guards.iter().position(|g| g.looping && g.owner == *t && !g.blocks.contains(&last.block)) {
+                    let body = vec![thread_index(), id(format!("__g{g}")).index(id("__t")).assign(lit("1")).stmt()];
+                    out.push(thread_loop(body, Some("omp simd".into())));
+                    out.push(id(format!("__ng{g}")).assign(id("__nthreads")).stmt());
+                }
+                out.push(goto(*t))
+            }
             Terminator::Branch { cond, then, else_ } => {
                 out.push(Stmt::If { cond: cx.v(*cond), then: vec![goto(*then)], else_: vec![goto(*else_)] })
             }
