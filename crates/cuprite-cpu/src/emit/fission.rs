@@ -56,7 +56,7 @@ impl<'m> ModCx<'m> {
                 Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("uint8_t").ptr())),
             ));
         }
-        self.remat_lvalues(f, regions, plan, &shared_off, &mut lv);
+        let remat_subst = self.remat_lvalues(f, regions, plan, &shared_off, &mut lv);
         // Uniform locals: one C scalar for the whole block.
         for (i, l) in f.locals.iter().enumerate() {
             let lid = LocalId(i as u32);
@@ -70,8 +70,8 @@ impl<'m> ModCx<'m> {
         // Two copies of the block body, as for barrier-free kernels (`emit_kernel`):
         // blocks with indices below 2^21 run one where 32-bit index arithmetic provably
         // does not wrap, which the C compiler vectorises more often.
-        let fast = self.fissioned_block(f, regions, plan, &lv, &shared_off, need_ctx, "", &mut errs);
-        let general = self.fissioned_block(f, regions, plan, &lv, &shared_off, need_ctx, "g_", &mut errs);
+        let fast = self.fissioned_block(f, regions, plan, &lv, &remat_subst, &shared_off, need_ctx, "", &mut errs);
+        let general = self.fissioned_block(f, regions, plan, &lv, &remat_subst, &shared_off, need_ctx, "g_", &mut errs);
         let small = |v: &str| id(v).bin("<", lit("0x200000u"));
         let cond = small("__bx").bin("&&", small("__by")).bin("&&", small("__bz"));
         blk.push(Stmt::If { cond, then: fast, else_: general });
@@ -106,9 +106,11 @@ impl<'m> ModCx<'m> {
     }
 
     /// Points each rematerialised local's "lvalue" at the expression that recomputes it.
-    fn remat_lvalues(&self, f: &Function, regions: &Regions, plan: &Plan, shared_off: &HashMap<GlobalId, u64>, lv: &mut [Expr]) {
+    /// Returns the entry block's pure values as such expressions (for index widening
+    /// through rematerialised locals, see `fissioned_block`).
+    fn remat_lvalues(&self, f: &Function, regions: &Regions, plan: &Plan, shared_off: &HashMap<GlobalId, u64>, lv: &mut [Expr]) -> HashMap<ValueId, Expr> {
         if plan.remat.is_empty() {
-            return;
+            return HashMap::new();
         }
         let mut cx = FnCx {
             mc: self,
@@ -152,6 +154,7 @@ impl<'m> ModCx<'m> {
         for l in plan.remat.keys() {
             lv[l.index()] = cx.lv[l.index()].clone();
         }
+        cx.subst
     }
 
     /// One copy of the block body; `ver` prefixes its labels.
@@ -162,6 +165,7 @@ impl<'m> ModCx<'m> {
         regions: &Regions,
         plan: &Plan,
         lv: &[Expr],
+        remat_subst: &HashMap<ValueId, Expr>,
         shared_off: &HashMap<GlobalId, u64>,
         need_ctx: bool,
         ver: &str,
@@ -171,10 +175,22 @@ impl<'m> ModCx<'m> {
         let shared_ptrs = self.shared_pointers(f);
         let defs: HashMap<ValueId, InstKind> =
             f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| i.result.map(|r| (r, i.kind.clone()))).collect();
-        // A forwarded load stands for the stored value's computation (`Plan::forward`).
+        // A forwarded load stands for the stored value's computation (`Plan::forward`),
+        // and so does the load of a rematerialised local whose value is an expression
+        // over the entry block's pure values (which the units after the entry's see as
+        // those expressions, `remat_subst`).
+        let remat_loads: HashMap<ValueId, ValueId> = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter_map(|i| match (&i.kind, i.result) {
+                (InstKind::LoadLocal(l), Some(r)) => plan.remat.get(l).filter(|v| all_substituted(**v, &defs, remat_subst)).map(|v| (r, *v)),
+                _ => None,
+            })
+            .collect();
         let defs: HashMap<ValueId, InstKind> = defs
             .iter()
-            .map(|(r, k)| match plan.forward.get(r).and_then(|v| defs.get(v)) {
+            .map(|(r, k)| match plan.forward.get(r).or(remat_loads.get(r)).and_then(|v| defs.get(v)) {
                 Some(stored) => (*r, stored.clone()),
                 None => (*r, k.clone()),
             })
@@ -211,7 +227,8 @@ impl<'m> ModCx<'m> {
                 prefix: format!("{ver}u{k}_"),
                 ver: ver.to_string(),
                 labels: HashMap::new(),
-                subst: HashMap::new(),
+                // The entry block's values are C variables in its own unit only.
+                subst: if unit.blocks().any(|b| b == BlockId(0)) { HashMap::new() } else { remat_subst.clone() },
             };
             // A block runs on one worker: shared-memory atomics in a thread loop that is
             // not marked for SIMD run one thread at a time, so they are plain
@@ -366,7 +383,11 @@ impl<'m> ModCx<'m> {
                 (true, true) => Some("omp simd".to_string()),
                 (true, false) => Some(format!("omp simd reduction(+:{})", sums.join(","))),
             };
-            out.push(thread_loop(tb, pragma));
+            match guard.and_then(|g| uni.guards[g].single_x) {
+                // Only the threads with `threadIdx.x == c` are inside: x runs over c alone.
+                Some(c) => out.push(thread_loop_at_x(tb, cx.v(c).cast(CType::named("uint32_t")))),
+                None => out.push(thread_loop(tb, pragma)),
+            }
         }
         // The unit's uniform terminator.
         let goto = |b: BlockId| Stmt::Goto(format!("{ver}bb{}", b.0));
@@ -473,6 +494,11 @@ impl<'m> ModCx<'m> {
     }
 }
 
+/// Whether `v` and every value it is computed from have expressions in `subst`.
+fn all_substituted(v: ValueId, defs: &HashMap<ValueId, InstKind>, subst: &HashMap<ValueId, Expr>) -> bool {
+    subst.contains_key(&v) && defs.get(&v).is_some_and(|k| crate::inline::inst_uses(k).iter().all(|o| all_substituted(*o, defs, subst)))
+}
+
 /// Whether a block has an atomic operation on one of these pointers.
 fn has_atomic_on(f: &Function, b: BlockId, ptrs: &HashSet<ValueId>) -> bool {
     f.block(b).insts.iter().any(|i| match &i.kind {
@@ -505,6 +531,20 @@ fn thread_loop(body: Vec<Stmt>, simd: Option<String>) -> Stmt {
     }
     inner.push(tloop("__tx", "__bdx", body));
     tloop("__tz", "__bdz", vec![tloop("__ty", "__bdy", inner)])
+}
+
+/// The thread loops of a single-thread guard (`uniformity::Guard::single_x`): `x = c`
+/// only (none when `c` is not below `blockDim.x`).
+fn thread_loop_at_x(body: Vec<Stmt>, c: Expr) -> Stmt {
+    let tloop = |v: &str, init: Expr, cond: Expr, body: Vec<Stmt>| Stmt::For {
+        init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), v, Some(init)))),
+        cond: Some(cond),
+        step: Some(Expr::PostInc(Box::new(id(v)))),
+        body,
+    };
+    let x = tloop("__tx", c.clone(), id("__tx").bin("<", id("__bdx")).bin("&&", id("__tx").bin("==", c)), body);
+    let y = tloop("__ty", lit("0"), id("__ty").bin("<", id("__bdy")), vec![x]);
+    tloop("__tz", lit("0"), id("__tz").bin("<", id("__bdz")), vec![y])
 }
 
 /// Whether a block calls functions or runtime services (its thread loop will not
