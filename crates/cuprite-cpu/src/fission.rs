@@ -203,7 +203,7 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
     // Varying locals live into a unit cross thread loops: per-thread arrays. So do
     // varying locals whose address is taken (a pointer may outlive the thread loop).
     let (live_in, addr_taken) = crate::simt::local_liveness(f);
-    let remat = rematerialisable(f, &uni, &preds, &addr_taken);
+    let remat = rematerialisable(f, &uni, &preds, &addr_taken, &dom);
     let mut slots = BTreeSet::new();
     for u in &units {
         for l in &live_in[u.entry().index()] {
@@ -318,7 +318,7 @@ fn address_escapes(f: &Function, l: LocalId) -> bool {
 }
 
 /// The locals of `Plan::remat`.
-fn rematerialisable(f: &Function, uni: &Uniformity, preds: &[Vec<BlockId>], addr_taken: &HashSet<LocalId>) -> HashMap<LocalId, ValueId> {
+fn rematerialisable(f: &Function, uni: &Uniformity, preds: &[Vec<BlockId>], addr_taken: &HashSet<LocalId>, dom: &cuprite_ir::dom::Dominators) -> HashMap<LocalId, ValueId> {
     let mut remat = HashMap::new();
     if f.blocks.is_empty() || !preds[0].is_empty() {
         return remat;
@@ -385,5 +385,31 @@ fn rematerialisable(f: &Function, uni: &Uniformity, preds: &[Vec<BlockId>], addr
         }
     }
     remat.retain(|_, v| v.0 != u32::MAX);
+    // Locals stored once in a later block (`x = blockIdx.y * TILE + threadIdx.x` after a
+    // barrier) whose store comes before every load: the store's block dominates the
+    // loads' blocks (in its own block, the loads follow it). Blocks in reverse postorder,
+    // so that a local's operands are decided before it.
+    let mut loads: HashMap<LocalId, Vec<(BlockId, usize)>> = HashMap::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, i) in b.insts.iter().enumerate() {
+            if let InstKind::LoadLocal(l) = i.kind {
+                loads.entry(l).or_default().push((BlockId(bi as u32), ii));
+            }
+        }
+    }
+    // (Uniform blocks only: the emitter leaves out a rematerialised local's store there.)
+    for b in dom.reverse_postorder().filter(|b| b.0 != 0 && uni.block(*b)) {
+        let block = f.block(b);
+        let defs: HashMap<ValueId, &Inst> = block.insts.iter().filter_map(|i| i.result.map(|r| (r, i))).collect();
+        for (ii, i) in block.insts.iter().enumerate() {
+            let InstKind::StoreLocal(l, v) = i.kind else { continue };
+            let candidate = !uni.local(l) && stores.get(&l) == Some(&1) && !addr_taken.contains(&l) && !f.params.contains(&l) && !remat.contains_key(&l);
+            let dominated = loads.get(&l).map_or(true, |ls| ls.iter().all(|(lb, li)| if *lb == b { *li > ii } else { dom.dominates(b, *lb) }));
+            let ok_local = |x: LocalId| invariant_param(x) || set_once.contains(&x) || remat.contains_key(&x);
+            if candidate && dominated && pure(v, &defs, &ok_local, &mut 24) {
+                remat.insert(l, v);
+            }
+        }
+    }
     remat
 }

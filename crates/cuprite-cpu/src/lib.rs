@@ -35,6 +35,7 @@ mod inline;
 mod lockstep;
 mod simt;
 mod stride_loop;
+mod webs;
 mod uniformity;
 #[cfg(test)]
 mod test_support;

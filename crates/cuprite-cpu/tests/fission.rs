@@ -529,3 +529,39 @@ fn warp_collectives_inside_a_guard_among_the_threads_that_entered() {
     assert!(r.c_source.contains("__cu_warp_masked("), "{}", r.c_source);
     assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
 }
+
+#[test]
+fn reassigned_thread_coordinates_are_recomputed_not_kept_in_slots() {
+    // `x` and `y` get a second, unrelated value after the barrier: two webs each, both
+    // set once from the thread's coordinates, so neither needs a per-thread slot.
+    let m = lower(
+        "__global__ void transpose(const float *in, float *out, int n) {
+            __shared__ float tile[8][9];
+            int x = blockIdx.x * 8 + threadIdx.x;
+            int y = blockIdx.y * 8 + threadIdx.y;
+            tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+            __syncthreads();
+            x = blockIdx.y * 8 + threadIdx.x;
+            y = blockIdx.x * 8 + threadIdx.y;
+            out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            enum {{ N = 24 }};
+            static float a[N * N], b[N * N];
+            for (int i = 0; i < N * N; i++) a[i] = (float)i;
+            const float *pa = a; float *pb = b; int n = N;
+            void *args[] = {{ &pa, &pb, &n }};
+            LAUNCH0(d3(N / 8, N / 8, 1), d3(8, 8, 1), 0, args);
+            int bad = 0;
+            for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) bad += b[j * N + i] != a[i * N + j];
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_webs", &m, &main);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+    let comment = r.c_source.lines().find(|l| l.contains("kernel `transpose`")).unwrap().to_string();
+    assert!(comment.contains("barrier-region fission") && !comment.contains("slots"), "{comment}");
+}

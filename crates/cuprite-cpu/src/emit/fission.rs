@@ -122,9 +122,11 @@ impl<'m> ModCx<'m> {
             labels: HashMap::new(),
             subst: HashMap::new(),
         };
-        // The entry block's pure values as expressions over their operands' expressions,
-        // in order; the plan checked that the stored ones use nothing else.
-        for inst in &f.blocks[0].insts {
+        // Pure values as expressions over their operands' expressions, block by block in
+        // reverse postorder (a rematerialised local's operands before it); the plan
+        // checked that the stored ones use nothing else.
+        let order: Vec<BlockId> = cuprite_ir::dom::Dominators::new(f).reverse_postorder().collect();
+        for inst in order.iter().flat_map(|b| &f.block(*b).insts) {
             match inst.kind {
                 InstKind::StoreLocal(l, v) if plan.remat.get(&l) == Some(&v) => {
                     if let Some(e) = cx.subst.get(&v) {
@@ -179,6 +181,12 @@ impl<'m> ModCx<'m> {
         // and so does the load of a rematerialised local whose value is an expression
         // over the entry block's pure values (which the units after the entry's see as
         // those expressions, `remat_subst`).
+        let value_block: HashMap<ValueId, BlockId> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(bi, b)| b.insts.iter().filter_map(move |i| i.result.map(|r| (r, BlockId(bi as u32)))))
+            .collect();
         let remat_loads: HashMap<ValueId, ValueId> = f
             .blocks
             .iter()
@@ -227,8 +235,11 @@ impl<'m> ModCx<'m> {
                 prefix: format!("{ver}u{k}_"),
                 ver: ver.to_string(),
                 labels: HashMap::new(),
-                // The entry block's values are C variables in its own unit only.
-                subst: if unit.blocks().any(|b| b == BlockId(0)) { HashMap::new() } else { remat_subst.clone() },
+                // A block's values are C variables in its own unit; elsewhere, expressions.
+                subst: {
+                    let own: HashSet<BlockId> = unit.blocks().collect();
+                    remat_subst.iter().filter(|(v, _)| !value_block.get(*v).is_some_and(|b| own.contains(b))).map(|(v, e)| (*v, e.clone())).collect()
+                },
             };
             // A block runs on one worker: shared-memory atomics in a thread loop that is
             // not marked for SIMD run one thread at a time, so they are plain
