@@ -638,7 +638,11 @@ impl<'m> ModCx<'m> {
     // ---- kernels ------------------------------------------------------------------------
 
     fn emit_kernel(&mut self, kid: FuncId, orig: &'m Function, items: &mut Vec<Item>) -> KernelDesc {
-        let f = inline::inline_barrier_calls(self.m, orig, &self.bset);
+        let mut f = inline::inline_barrier_calls(self.m, orig, &self.bset);
+        if !self.opts.line_directives {
+            // One local per independent value, so that fission can keep fewer in slots.
+            crate::webs::split_local_webs(&mut f);
+        }
         let regions = simt::analyse(&f);
         let multi = regions.regions.len() > 1;
         // Kernels with warp collectives run under the general scheduler (`__cu_schedule`

@@ -82,6 +82,11 @@ pub struct Plan {
     /// function of the thread's and block's coordinates, constants, parameters that are
     /// never assigned, and other such locals. The value is the one stored.
     pub remat: HashMap<LocalId, ValueId>,
+    /// Loads of a local that read the value of its only store, made earlier in the same
+    /// thread loop (`i = y * n + x; ... in[i - 1]`): load result -> stored value. Index
+    /// widening (`FnCx::wide_index`) looks through them, so that `in + i - 1` stays
+    /// affine in the thread index for the vectoriser.
+    pub forward: HashMap<ValueId, ValueId>,
 }
 
 /// The fission plan of a kernel (after inlining), or why it does not apply.
@@ -91,9 +96,7 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
     // Without barriers or collectives the general form is one thread loop already.
     // (Hoisting a barrier-free kernel's uniform loops out of its thread loop measured
     // slower: transpose_naive 0.6x, an untiled n-body 0.9x; see NOTES.md.)
-    if !f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. } | Terminator::Warp { .. })) {
-        return Err("no barriers or warp collectives".into());
-    }
+    let barrier_free = !f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. } | Terminator::Warp { .. }));
     let reachable: Vec<BlockId> = dom.reverse_postorder().collect();
     let mut preds: Vec<Vec<BlockId>> = vec![Vec::new(); f.blocks.len()];
     for b in &reachable {
@@ -193,11 +196,14 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
         }
         units.push(Unit { steps });
     }
+    if barrier_free && units.len() > 1 {
+        return Err("no barriers or warp collectives, and uniform loops".into());
+    }
 
     // Varying locals live into a unit cross thread loops: per-thread arrays. So do
     // varying locals whose address is taken (a pointer may outlive the thread loop).
     let (live_in, addr_taken) = crate::simt::local_liveness(f);
-    let remat = rematerialisable(f, &uni, &preds, &addr_taken);
+    let remat = rematerialisable(f, &uni, &preds, &addr_taken, &dom);
     let mut slots = BTreeSet::new();
     for u in &units {
         for l in &live_in[u.entry().index()] {
@@ -210,7 +216,52 @@ pub fn plan(f: &Function) -> Result<Plan, String> {
     // outlive the thread loop (stored, passed, converted); one used only to load and
     // store its parts lives in the thread loop like any other.
     slots.extend(addr_taken.iter().copied().filter(|l| address_escapes(f, *l)));
-    Ok(Plan { uni, units, slots, remat })
+    let forward = forwarded_loads(f, &dom, &units, &addr_taken);
+    Ok(Plan { uni, units, slots, remat, forward })
+}
+
+/// `Plan::forward`: a load of a local with a single store, where the storing block is in
+/// the same unit and dominates the load (in one block: the store comes first), reads the
+/// value that store wrote in the storing block's latest run, whose C variable is in scope
+/// (a unit's blocks share one thread loop body).
+fn forwarded_loads(f: &Function, dom: &cuprite_ir::dom::Dominators, units: &[Unit], addr_taken: &HashSet<LocalId>) -> HashMap<ValueId, ValueId> {
+    let mut store_count: HashMap<LocalId, usize> = HashMap::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            if let InstKind::StoreLocal(l, _) = i.kind {
+                *store_count.entry(l).or_default() += 1;
+            }
+        }
+        for l in crate::simt::cut_results(&b.term) {
+            *store_count.entry(l).or_default() += 2;
+        }
+    }
+    let mut forward = HashMap::new();
+    for u in units {
+        let blocks: Vec<BlockId> = u.blocks().collect();
+        // The only store of each such local in this unit: (block, position, value).
+        let mut store_at: HashMap<LocalId, (BlockId, usize, ValueId)> = HashMap::new();
+        for b in &blocks {
+            for (k, i) in f.block(*b).insts.iter().enumerate() {
+                if let InstKind::StoreLocal(l, v) = i.kind {
+                    if store_count.get(&l) == Some(&1) && !addr_taken.contains(&l) && !f.params.contains(&l) {
+                        store_at.insert(l, (*b, k, v));
+                    }
+                }
+            }
+        }
+        for b in &blocks {
+            for (k, i) in f.block(*b).insts.iter().enumerate() {
+                let (InstKind::LoadLocal(l), Some(r)) = (&i.kind, i.result) else { continue };
+                let Some(&(sb, sk, v)) = store_at.get(l) else { continue };
+                let before = if sb == *b { sk < k } else { dom.dominates(sb, *b) };
+                if before {
+                    forward.insert(r, v);
+                }
+            }
+        }
+    }
+    forward
 }
 
 /// Whether a uniform block's terminator hands control to per-thread code: a branch on a
@@ -267,7 +318,7 @@ fn address_escapes(f: &Function, l: LocalId) -> bool {
 }
 
 /// The locals of `Plan::remat`.
-fn rematerialisable(f: &Function, uni: &Uniformity, preds: &[Vec<BlockId>], addr_taken: &HashSet<LocalId>) -> HashMap<LocalId, ValueId> {
+fn rematerialisable(f: &Function, uni: &Uniformity, preds: &[Vec<BlockId>], addr_taken: &HashSet<LocalId>, dom: &cuprite_ir::dom::Dominators) -> HashMap<LocalId, ValueId> {
     let mut remat = HashMap::new();
     if f.blocks.is_empty() || !preds[0].is_empty() {
         return remat;
@@ -334,5 +385,31 @@ fn rematerialisable(f: &Function, uni: &Uniformity, preds: &[Vec<BlockId>], addr
         }
     }
     remat.retain(|_, v| v.0 != u32::MAX);
+    // Locals stored once in a later block (`x = blockIdx.y * TILE + threadIdx.x` after a
+    // barrier) whose store comes before every load: the store's block dominates the
+    // loads' blocks (in its own block, the loads follow it). Blocks in reverse postorder,
+    // so that a local's operands are decided before it.
+    let mut loads: HashMap<LocalId, Vec<(BlockId, usize)>> = HashMap::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, i) in b.insts.iter().enumerate() {
+            if let InstKind::LoadLocal(l) = i.kind {
+                loads.entry(l).or_default().push((BlockId(bi as u32), ii));
+            }
+        }
+    }
+    // (Uniform blocks only: the emitter leaves out a rematerialised local's store there.)
+    for b in dom.reverse_postorder().filter(|b| b.0 != 0 && uni.block(*b)) {
+        let block = f.block(b);
+        let defs: HashMap<ValueId, &Inst> = block.insts.iter().filter_map(|i| i.result.map(|r| (r, i))).collect();
+        for (ii, i) in block.insts.iter().enumerate() {
+            let InstKind::StoreLocal(l, v) = i.kind else { continue };
+            let candidate = !uni.local(l) && stores.get(&l) == Some(&1) && !addr_taken.contains(&l) && !f.params.contains(&l) && !remat.contains_key(&l);
+            let dominated = loads.get(&l).map_or(true, |ls| ls.iter().all(|(lb, li)| if *lb == b { *li > ii } else { dom.dominates(b, *lb) }));
+            let ok_local = |x: LocalId| invariant_param(x) || set_once.contains(&x) || remat.contains_key(&x);
+            if candidate && dominated && pure(v, &defs, &ok_local, &mut 24) {
+                remat.insert(l, v);
+            }
+        }
+    }
     remat
 }

@@ -34,6 +34,8 @@ mod fission;
 mod inline;
 mod lockstep;
 mod simt;
+mod stride_loop;
+mod webs;
 mod uniformity;
 #[cfg(test)]
 mod test_support;

@@ -53,6 +53,15 @@ pub struct Guard {
     /// Where the sides meet (`None`: the other side returns at once).
     pub join: Option<BlockId>,
     pub blocks: Vec<BlockId>,
+    /// A grid-stride loop (`stride_loop.rs`): `owner` is the loop's header, inside the
+    /// region; its branch updates the mask of the threads still iterating, and the
+    /// uniform loop goes round while one does. `join` is the loop's exit.
+    pub looping: bool,
+    /// A region only the threads with `threadIdx.x == c` enter (`if (threadIdx.x == 0)
+    /// p[0] = halo;`): `c`, block-uniform. Such a region needs no collective to be a guard:
+    /// its thread loops run `x = c` only, and the thread loop around it no longer holds a
+    /// store to one fixed address, which the vectoriser refuses.
+    pub single_x: Option<ValueId>,
 }
 
 impl Uniformity {
@@ -80,6 +89,40 @@ impl Uniformity {
 }
 
 pub fn analyse(f: &Function) -> Uniformity {
+    // Grid-stride loops become loop guards when their bound and step turn out uniform;
+    // a loop that fails is analysed again as divergent code.
+    let ipdom = post_dominators(f);
+    let dom = cuprite_ir::dom::Dominators::new(f);
+    let mut loops: Vec<(BlockId, ValueId, ValueId)> = (0..f.blocks.len())
+        .filter_map(|b| crate::stride_loop::loop_guard_shape(f, BlockId(b as u32), &ipdom, &dom).map(|(g, bound, step)| (g.owner, bound, step)))
+        .collect();
+    // Single-thread regions whose `c` turned out varying: divergent code after all.
+    let mut not_single: Vec<BlockId> = Vec::new();
+    loop {
+        let headers: Vec<BlockId> = loops.iter().map(|l| l.0).collect();
+        let u = analyse_with(f, &headers, &not_single);
+        let bad_single: Vec<BlockId> = u.guards.iter().filter(|g| g.single_x.is_some_and(|c| !u.value(c))).map(|g| g.owner).collect();
+        if !bad_single.is_empty() {
+            not_single.extend(bad_single);
+            continue;
+        }
+        let in_force = |h: BlockId, bound: ValueId, step: ValueId| {
+            let Some(g) = u.guard_owned_by(h) else { return false };
+            // Not nested in another guard, and none nested in it.
+            let alone = u.guards.iter().enumerate().all(|(k, o)| k == g || !o.blocks.iter().any(|b| u.guards[g].blocks.contains(b) || *b == h));
+            u.value(bound) && u.value(step) && alone
+        };
+        let before = loops.len();
+        loops.retain(|(h, bound, step)| in_force(*h, *bound, *step));
+        if loops.len() == before {
+            return u;
+        }
+    }
+}
+
+/// The analysis with the grid-stride loops headed by `loop_headers` as loop guards, and
+/// no single-thread guard owned by a block of `not_single`.
+fn analyse_with(f: &Function, loop_headers: &[BlockId], not_single: &[BlockId]) -> Uniformity {
     let n = f.blocks.len();
     let ipdom = post_dominators(f);
     let dom = cuprite_ir::dom::Dominators::new(f);
@@ -151,7 +194,13 @@ pub fn analyse(f: &Function) -> Uniformity {
             if !u.divergent_term(f, b) {
                 continue;
             }
-            let candidate = candidates[bi].get_or_insert_with(|| guard_shape(f, b, &u.ipdom, &dom));
+            let candidate = candidates[bi].get_or_insert_with(|| {
+                if loop_headers.contains(&b) {
+                    crate::stride_loop::loop_guard_shape(f, b, &u.ipdom, &dom).map(|(g, _, _)| g)
+                } else {
+                    guard_shape(f, b, &u.ipdom, &dom, !not_single.contains(&b))
+                }
+            });
             match candidate {
                 Some(g) => {
                     // Locals the region stores and the join reads: threads that skipped
@@ -202,8 +251,8 @@ pub fn analyse(f: &Function) -> Uniformity {
 }
 
 /// The guard a divergent branch would be (see `Guard`), if it has the shape.
-fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprite_ir::dom::Dominators) -> Option<Guard> {
-    let Terminator::Branch { then, else_, .. } = f.block(d).term else { return None };
+fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprite_ir::dom::Dominators, single_ok: bool) -> Option<Guard> {
+    let Terminator::Branch { cond, then, else_ } = f.block(d).term else { return None };
     if then == else_ {
         return None;
     }
@@ -238,7 +287,33 @@ fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprit
             preds_outside = true;
         }
     }
-    (has_collective && !preds_outside).then_some(Guard { owner: d, entry, enter_when, join, blocks })
+    let single_x = if has_collective || !single_ok { None } else { single_thread(f, d, cond, enter_when) };
+    ((has_collective || single_x.is_some()) && !preds_outside).then_some(Guard { owner: d, entry, enter_when, join, blocks, looping: false, single_x })
+}
+
+/// `c` when the threads that enter are those with `threadIdx.x == c`: `cond` is
+/// `threadIdx.x == c` (or `(int)threadIdx.x`, either side) entered when true, or `!=`
+/// entered when false, with `c` a 32-bit integer (negative: no thread).
+fn single_thread(f: &Function, d: BlockId, cond: ValueId, enter_when: bool) -> Option<ValueId> {
+    let def = |v: ValueId| f.block(d).insts.iter().find(|i| i.result == Some(v)).map(|i| &i.kind);
+    let is_tx = |v: ValueId| match def(v) {
+        Some(InstKind::Special(SpecialReg::ThreadIdx(Dim::X))) => true,
+        Some(InstKind::Cast(a)) => {
+            matches!(f.value_type(v), Type::I32 | Type::U32) && matches!(def(*a), Some(InstKind::Special(SpecialReg::ThreadIdx(Dim::X))))
+        }
+        _ => false,
+    };
+    let Some(InstKind::Binary(op, a, b)) = def(cond) else { return None };
+    let wanted = if enter_when { BinaryOp::Eq } else { BinaryOp::Ne };
+    if *op != wanted {
+        return None;
+    }
+    let c = match (is_tx(*a), is_tx(*b)) {
+        (true, false) => *b,
+        (false, true) => *a,
+        _ => return None,
+    };
+    matches!(f.value_type(c), Type::I32 | Type::U32).then_some(c)
 }
 
 /// Whether an instruction's result differs between threads, given what is known so far.
@@ -497,10 +572,53 @@ mod tests {
         assert!(u.local(local_named(&f, "c")), "a barrier's count is the same for every thread");
         let i = local_named(&f, "i");
         assert!(!u.local(i));
-        // The loop's initialisation is uniform control flow, its step is divergent: the
-        // loop's exit is varying.
+        // A grid-stride loop (uniform bound and step): a loop guard, its step uniform
+        // code under the mask of the threads still iterating.
         let stores = stores_of(&f, i);
         assert_eq!(stores.len(), 2);
+        assert!(stores.iter().all(|b| u.block(*b)), "{stores:?}");
+        assert_eq!(u.guards.len(), 1);
+        assert!(u.guards[0].looping && stores.iter().any(|b| u.guards[0].blocks.contains(b)));
+    }
+
+    #[test]
+    fn loops_with_a_varying_bound_or_step_stay_divergent() {
+        for (bound, step) in [("p[threadIdx.x]", "blockDim.x"), ("n", "threadIdx.x + 1")] {
+            let (f, u) = analysed(&format!(
+                "__global__ void k(const int *p, int *out, int n) {{
+                    for (int i = threadIdx.x; i < {bound}; i += {step}) out[i] = 1;
+                }}"
+            ));
+            assert!(u.guards.is_empty(), "bound {bound}, step {step}");
+            let stores = stores_of(&f, local_named(&f, "i"));
+            assert_eq!(stores.iter().filter(|b| u.block(**b)).count(), 1, "{stores:?}");
+        }
+    }
+
+    #[test]
+    fn single_thread_regions_are_guards_when_c_is_uniform() {
+        let (_, u) = analysed(
+            "__global__ void k(const int *p, int *out, int n) {
+                if (threadIdx.x == blockDim.x - 1) out[0] = p[n];
+                if ((int)threadIdx.x == p[threadIdx.y]) out[1] = 2;
+            }",
+        );
+        assert_eq!(u.guards.len(), 1, "{:?}", u.guards);
+        assert!(u.guards[0].single_x.is_some() && !u.guards[0].looping);
+    }
+
+    #[test]
+    fn a_loop_with_a_break_is_no_loop_guard() {
+        let (f, u) = analysed(
+            "__global__ void k(const int *p, int *out, int n) {
+                for (int i = threadIdx.x; i < n; i += blockDim.x) {
+                    if (p[i] < 0) break;
+                    out[i] = 1;
+                }
+            }",
+        );
+        assert!(u.guards.is_empty());
+        let stores = stores_of(&f, local_named(&f, "i"));
         assert_eq!(stores.iter().filter(|b| u.block(**b)).count(), 1, "{stores:?}");
     }
 

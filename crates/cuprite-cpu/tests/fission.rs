@@ -108,8 +108,15 @@ fn tiled_sgemm_thread_loops_are_innermost_and_vectorised() {
         .iter()
         .find(|(_, b)| b.contains("_sum[__t] = ") && b.contains("_sum[__t];"))
         .unwrap_or_else(|| panic!("no inner-product thread loop:\n{c}"));
-    let dir = work_dir("fission_vec");
-    std::fs::write(dir.join("gen.c"), &c).unwrap();
+    let body_lines = loops.iter().find(|(l, _)| l == line).unwrap().1.lines().count();
+    assert_vectorised("fission_vec", &c, *line, body_lines);
+}
+
+/// Asserts that GCC's vectorisation report (the C flags of -O3) names a loop among lines
+/// `line .. line + len` of the C source.
+fn assert_vectorised(tag: &str, c: &str, line: usize, len: usize) {
+    let dir = work_dir(tag);
+    std::fs::write(dir.join("gen.c"), c).unwrap();
     let out = Command::new("cc")
         .args(c_compiler_flags(3))
         .arg("-fopt-info-vec-optimized")
@@ -128,11 +135,78 @@ fn tiled_sgemm_thread_loops_are_innermost_and_vectorised() {
         .filter(|l| l.contains("loop vectorized"))
         .filter_map(|l| l.split(':').nth(1)?.parse().ok())
         .collect();
-    let body_lines = loops.iter().find(|(l, _)| l == line).unwrap().1.lines().count();
     assert!(
-        vectorised.iter().any(|v| *v >= *line && *v < line + body_lines),
-        "GCC did not vectorise the inner-product thread loop at line {line}:\n{report}"
+        vectorised.iter().any(|v| *v >= line && *v < line + len),
+        "GCC did not vectorise the thread loop at line {line}:\n{report}"
     );
+}
+
+#[test]
+fn grid_stride_loops_run_as_uniform_loops_over_vectorised_thread_loops() {
+    // The grid-stride loop is uniform control flow going round while a thread still
+    // iterates; each round is one masked thread loop over consecutive elements.
+    let m = lower(
+        "__global__ void reduce(const int *in, int *out, int n) {
+            __shared__ int buf[128];
+            int sum = 0;
+            for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+                sum += in[i];
+            buf[threadIdx.x] = sum;
+            __syncthreads();
+            for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+                if (threadIdx.x < s) buf[threadIdx.x] += buf[threadIdx.x + s];
+                __syncthreads();
+            }
+            if (threadIdx.x == 0) out[blockIdx.x] = buf[0];
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static int in[5000]; int part[3];
+            for (int n = 0; n <= 5000; n += 1237) {{
+                long long want = 0, got = 0;
+                for (int i = 0; i < n; i++) {{ in[i] = i % 13 - 6; want += in[i]; }}
+                const int *pi = in; int *pp = part;
+                void *args[] = {{ &pi, &pp, &n }};
+                LAUNCH0(d3(3, 1, 1), d3(128, 1, 1), 0, args);
+                for (int b = 0; b < 3; b++) got += part[b];
+                printf(\"%lld %lld\\n\", got, want);
+            }}
+            return 0;
+        }}"
+    );
+    let r = run("fission_grid_stride", &m, &main);
+    for l in r.stdout.lines() {
+        let w: Vec<&str> = l.split(' ').collect();
+        assert_eq!(w[0], w[1], "{}\n{}", r.stdout, r.c_source);
+    }
+    assert_eq!(r.stdout.lines().count(), 5);
+    let c = &r.c_source;
+    assert!(c.contains("if (__ng0) {"), "the loop goes round while a thread iterates:\n{c}");
+    let loops = thread_loops(c);
+    let (line, body) = loops.iter().find(|(_, b)| b.contains("if (__g0[__t])") && b.contains("_sum[__t] = ")).unwrap_or_else(|| panic!("no masked loop body:\n{c}"));
+    assert_vectorised("fission_grid_stride_vec", c, *line, body.lines().count());
+}
+
+#[test]
+fn barrier_free_kernels_with_an_early_return_are_one_vectorised_thread_loop() {
+    // Border threads return; `i` is stored once and its loads are widened through it, so
+    // `in[i - 1]` etc. stay affine in the thread index (no gathers).
+    let m = lower(
+        "__global__ void stencil(const float *in, float *out, int n) {
+            int x = blockIdx.x * blockDim.x + threadIdx.x;
+            int y = blockIdx.y * blockDim.y + threadIdx.y;
+            if (x < 1 || y < 1 || x >= n - 1 || y >= n - 1) return;
+            int i = y * n + x;
+            out[i] = 0.25f * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n]);
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions { line_directives: false, source_name: "stencil.cu".into() }).unwrap();
+    assert!(c.contains("kernel `stencil`: barrier-region fission, 1 thread loop unit(s)"), "{c}");
+    assert!(c.contains("(int64_t)v"), "offsets widened through `i`:\n{c}");
+    let loops = thread_loops(&c);
+    let (line, body) = loops.iter().find(|(_, b)| b.contains("0.25f")).unwrap_or_else(|| panic!("{c}"));
+    assert_vectorised("fission_stencil_vec", &c, *line, body.lines().count());
 }
 
 #[test]
@@ -454,4 +528,40 @@ fn warp_collectives_inside_a_guard_among_the_threads_that_entered() {
     let r = run("fission_warp_guard", &m, &main);
     assert!(r.c_source.contains("__cu_warp_masked("), "{}", r.c_source);
     assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+}
+
+#[test]
+fn reassigned_thread_coordinates_are_recomputed_not_kept_in_slots() {
+    // `x` and `y` get a second, unrelated value after the barrier: two webs each, both
+    // set once from the thread's coordinates, so neither needs a per-thread slot.
+    let m = lower(
+        "__global__ void transpose(const float *in, float *out, int n) {
+            __shared__ float tile[8][9];
+            int x = blockIdx.x * 8 + threadIdx.x;
+            int y = blockIdx.y * 8 + threadIdx.y;
+            tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+            __syncthreads();
+            x = blockIdx.y * 8 + threadIdx.x;
+            y = blockIdx.x * 8 + threadIdx.y;
+            out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            enum {{ N = 24 }};
+            static float a[N * N], b[N * N];
+            for (int i = 0; i < N * N; i++) a[i] = (float)i;
+            const float *pa = a; float *pb = b; int n = N;
+            void *args[] = {{ &pa, &pb, &n }};
+            LAUNCH0(d3(N / 8, N / 8, 1), d3(8, 8, 1), 0, args);
+            int bad = 0;
+            for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) bad += b[j * N + i] != a[i * N + j];
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_webs", &m, &main);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+    let comment = r.c_source.lines().find(|l| l.contains("kernel `transpose`")).unwrap().to_string();
+    assert!(comment.contains("barrier-region fission") && !comment.contains("slots"), "{comment}");
 }

@@ -56,7 +56,7 @@ impl<'m> ModCx<'m> {
                 Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("uint8_t").ptr())),
             ));
         }
-        self.remat_lvalues(f, regions, plan, &shared_off, &mut lv);
+        let remat_subst = self.remat_lvalues(f, regions, plan, &shared_off, &mut lv);
         // Uniform locals: one C scalar for the whole block.
         for (i, l) in f.locals.iter().enumerate() {
             let lid = LocalId(i as u32);
@@ -70,8 +70,8 @@ impl<'m> ModCx<'m> {
         // Two copies of the block body, as for barrier-free kernels (`emit_kernel`):
         // blocks with indices below 2^21 run one where 32-bit index arithmetic provably
         // does not wrap, which the C compiler vectorises more often.
-        let fast = self.fissioned_block(f, regions, plan, &lv, &shared_off, need_ctx, "", &mut errs);
-        let general = self.fissioned_block(f, regions, plan, &lv, &shared_off, need_ctx, "g_", &mut errs);
+        let fast = self.fissioned_block(f, regions, plan, &lv, &remat_subst, &shared_off, need_ctx, "", &mut errs);
+        let general = self.fissioned_block(f, regions, plan, &lv, &remat_subst, &shared_off, need_ctx, "g_", &mut errs);
         let small = |v: &str| id(v).bin("<", lit("0x200000u"));
         let cond = small("__bx").bin("&&", small("__by")).bin("&&", small("__bz"));
         blk.push(Stmt::If { cond, then: fast, else_: general });
@@ -106,9 +106,11 @@ impl<'m> ModCx<'m> {
     }
 
     /// Points each rematerialised local's "lvalue" at the expression that recomputes it.
-    fn remat_lvalues(&self, f: &Function, regions: &Regions, plan: &Plan, shared_off: &HashMap<GlobalId, u64>, lv: &mut [Expr]) {
+    /// Returns the entry block's pure values as such expressions (for index widening
+    /// through rematerialised locals, see `fissioned_block`).
+    fn remat_lvalues(&self, f: &Function, regions: &Regions, plan: &Plan, shared_off: &HashMap<GlobalId, u64>, lv: &mut [Expr]) -> HashMap<ValueId, Expr> {
         if plan.remat.is_empty() {
-            return;
+            return HashMap::new();
         }
         let mut cx = FnCx {
             mc: self,
@@ -120,9 +122,11 @@ impl<'m> ModCx<'m> {
             labels: HashMap::new(),
             subst: HashMap::new(),
         };
-        // The entry block's pure values as expressions over their operands' expressions,
-        // in order; the plan checked that the stored ones use nothing else.
-        for inst in &f.blocks[0].insts {
+        // Pure values as expressions over their operands' expressions, block by block in
+        // reverse postorder (a rematerialised local's operands before it); the plan
+        // checked that the stored ones use nothing else.
+        let order: Vec<BlockId> = cuprite_ir::dom::Dominators::new(f).reverse_postorder().collect();
+        for inst in order.iter().flat_map(|b| &f.block(*b).insts) {
             match inst.kind {
                 InstKind::StoreLocal(l, v) if plan.remat.get(&l) == Some(&v) => {
                     if let Some(e) = cx.subst.get(&v) {
@@ -152,6 +156,7 @@ impl<'m> ModCx<'m> {
         for l in plan.remat.keys() {
             lv[l.index()] = cx.lv[l.index()].clone();
         }
+        cx.subst
     }
 
     /// One copy of the block body; `ver` prefixes its labels.
@@ -162,6 +167,7 @@ impl<'m> ModCx<'m> {
         regions: &Regions,
         plan: &Plan,
         lv: &[Expr],
+        remat_subst: &HashMap<ValueId, Expr>,
         shared_off: &HashMap<GlobalId, u64>,
         need_ctx: bool,
         ver: &str,
@@ -171,6 +177,32 @@ impl<'m> ModCx<'m> {
         let shared_ptrs = self.shared_pointers(f);
         let defs: HashMap<ValueId, InstKind> =
             f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| i.result.map(|r| (r, i.kind.clone()))).collect();
+        // A forwarded load stands for the stored value's computation (`Plan::forward`),
+        // and so does the load of a rematerialised local whose value is an expression
+        // over the entry block's pure values (which the units after the entry's see as
+        // those expressions, `remat_subst`).
+        let value_block: HashMap<ValueId, BlockId> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(bi, b)| b.insts.iter().filter_map(move |i| i.result.map(|r| (r, BlockId(bi as u32)))))
+            .collect();
+        let remat_loads: HashMap<ValueId, ValueId> = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter_map(|i| match (&i.kind, i.result) {
+                (InstKind::LoadLocal(l), Some(r)) => plan.remat.get(l).filter(|v| all_substituted(**v, &defs, remat_subst)).map(|v| (r, *v)),
+                _ => None,
+            })
+            .collect();
+        let defs: HashMap<ValueId, InstKind> = defs
+            .iter()
+            .map(|(r, k)| match plan.forward.get(r).or(remat_loads.get(r)).and_then(|v| defs.get(v)) {
+                Some(stored) => (*r, stored.clone()),
+                None => (*r, k.clone()),
+            })
+            .collect();
         // Parameters: uniform ones are scalars; varying ones live in slots.
         let mut varying_params = Vec::new();
         for (i, p) in f.params.iter().enumerate() {
@@ -203,7 +235,11 @@ impl<'m> ModCx<'m> {
                 prefix: format!("{ver}u{k}_"),
                 ver: ver.to_string(),
                 labels: HashMap::new(),
-                subst: HashMap::new(),
+                // A block's values are C variables in its own unit; elsewhere, expressions.
+                subst: {
+                    let own: HashSet<BlockId> = unit.blocks().collect();
+                    remat_subst.iter().filter(|(v, _)| !value_block.get(*v).is_some_and(|b| own.contains(b))).map(|(v, e)| (*v, e.clone())).collect()
+                },
             };
             // A block runs on one worker: shared-memory atomics in a thread loop that is
             // not marked for SIMD run one thread at a time, so they are plain
@@ -329,7 +365,8 @@ impl<'m> ModCx<'m> {
         if let Some(g) = uni.guard_of[unit.entry().index()] {
             let mut guarded = vec![tb.remove(0)];
             for s in &unit.steps {
-                if let Some(g2) = s.guard_owner {
+                // A loop guard's header keeps its own mask: the threads still iterating.
+                if let Some(g2) = s.guard_owner.filter(|g2| *g2 != g) {
                     guarded.push(id(format!("__g{g2}")).index(id("__t")).assign(lit("0")).stmt());
                 }
             }
@@ -357,18 +394,38 @@ impl<'m> ModCx<'m> {
                 (true, true) => Some("omp simd".to_string()),
                 (true, false) => Some(format!("omp simd reduction(+:{})", sums.join(","))),
             };
-            out.push(thread_loop(tb, pragma));
+            match guard.and_then(|g| uni.guards[g].single_x) {
+                // Only the threads with `threadIdx.x == c` are inside: x runs over c alone.
+                Some(c) => out.push(thread_loop_at_x(tb, cx.v(c).cast(CType::named("uint32_t")))),
+                None => out.push(thread_loop(tb, pragma)),
+            }
         }
         // The unit's uniform terminator.
         let goto = |b: BlockId| Stmt::Goto(format!("{ver}bb{}", b.0));
         let term = &f.block(last.block).term;
         match term {
+            _ if last.guard_owner.is_some_and(|g| uni.guards[g].looping) => {
+                // A grid-stride loop goes round while some thread still iterates.
+                let g = &uni.guards[last.guard_owner.unwrap()];
+                let exit = g.join.map_or(Stmt::Goto("__block_done".into()), goto);
+                out.push(Stmt::If { cond: id(format!("__ng{}", last.guard_owner.unwrap())), then: vec![goto(g.entry)], else_: vec![exit] })
+            }
             _ if last.guard_owner.is_some() => out.push(goto(uni.guards[last.guard_owner.unwrap()].entry)),
             _ if last.diverges => match last.join {
                 Some(j) => out.push(goto(j)),
                 None => out.push(Stmt::Goto("__block_done".into())),
             },
-            Terminator::Jump(t) => out.push(goto(*t)),
+            Terminator::Jump(t) => {
+                // Entering a grid-stride loop: every thread iterates (the header's thread
+                // loop clears the masks of those that leave), and the header's uniform
+                // code runs.
+                if let Some(g) = uni.guards.iter().position(|g| g.looping && g.owner == *t && !g.blocks.contains(&last.block)) {
+                    let body = vec![thread_index(), id(format!("__g{g}")).index(id("__t")).assign(lit("1")).stmt()];
+                    out.push(thread_loop(body, Some("omp simd".into())));
+                    out.push(id(format!("__ng{g}")).assign(id("__nthreads")).stmt());
+                }
+                out.push(goto(*t))
+            }
             Terminator::Branch { cond, then, else_ } => {
                 out.push(Stmt::If { cond: cx.v(*cond), then: vec![goto(*then)], else_: vec![goto(*else_)] })
             }
@@ -448,6 +505,11 @@ impl<'m> ModCx<'m> {
     }
 }
 
+/// Whether `v` and every value it is computed from have expressions in `subst`.
+fn all_substituted(v: ValueId, defs: &HashMap<ValueId, InstKind>, subst: &HashMap<ValueId, Expr>) -> bool {
+    subst.contains_key(&v) && defs.get(&v).is_some_and(|k| crate::inline::inst_uses(k).iter().all(|o| all_substituted(*o, defs, subst)))
+}
+
 /// Whether a block has an atomic operation on one of these pointers.
 fn has_atomic_on(f: &Function, b: BlockId, ptrs: &HashSet<ValueId>) -> bool {
     f.block(b).insts.iter().any(|i| match &i.kind {
@@ -480,6 +542,20 @@ fn thread_loop(body: Vec<Stmt>, simd: Option<String>) -> Stmt {
     }
     inner.push(tloop("__tx", "__bdx", body));
     tloop("__tz", "__bdz", vec![tloop("__ty", "__bdy", inner)])
+}
+
+/// The thread loops of a single-thread guard (`uniformity::Guard::single_x`): `x = c`
+/// only (none when `c` is not below `blockDim.x`).
+fn thread_loop_at_x(body: Vec<Stmt>, c: Expr) -> Stmt {
+    let tloop = |v: &str, init: Expr, cond: Expr, body: Vec<Stmt>| Stmt::For {
+        init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), v, Some(init)))),
+        cond: Some(cond),
+        step: Some(Expr::PostInc(Box::new(id(v)))),
+        body,
+    };
+    let x = tloop("__tx", c.clone(), id("__tx").bin("<", id("__bdx")).bin("&&", id("__tx").bin("==", c)), body);
+    let y = tloop("__ty", lit("0"), id("__ty").bin("<", id("__bdy")), vec![x]);
+    tloop("__tz", lit("0"), id("__tz").bin("<", id("__bdz")), vec![y])
 }
 
 /// Whether a block calls functions or runtime services (its thread loop will not
