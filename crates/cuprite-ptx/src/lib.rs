@@ -8,3 +8,4 @@
 //! on every name by construction.
 
 pub mod isa;
+pub mod parse;
