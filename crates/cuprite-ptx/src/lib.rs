@@ -9,3 +9,4 @@
 
 pub mod isa;
 pub mod parse;
+pub mod lower;

@@ -22,3 +22,21 @@ fn nvcc_modules_parse() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn nvcc_modules_lower_to_valid_ir() {
+    let mut ok = 0;
+    let mut report = Vec::new();
+    for p in modules() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        match cuprite_ptx::lower::module::lower_module_text(&text) {
+            Ok(m) => match cuprite_ir::verify::verify(&m) {
+                Ok(()) => ok += 1,
+                Err(e) => report.push(format!("{}: invalid IR: {:?}", p.display(), e)),
+            },
+            Err(e) => report.push(format!("{}:{e}", p.display())),
+        }
+    }
+    eprintln!("{ok} modules lowered\n{}", report.join("\n"));
+    assert!(ok >= 20, "{}", report.join("\n"));
+}
