@@ -3,6 +3,8 @@
 
 use super::body::{Binding, Lowerer};
 use super::{LResult, LowerError, Sink};
+#[allow(unused_imports)]
+use cuprite_ir::BlockId;
 use crate::isa::ScalarType;
 use crate::parse::{parse_statements, Loc};
 use cuprite_ir::{LocalId, Type};
@@ -85,5 +87,96 @@ mod tests {
         let ops = [AsmOperand::Reg { local: LocalId(0), ty: ScalarType::B32 }, AsmOperand::Imm(-5)];
         assert_eq!(substitute("mov.u32 %0, %%laneid; add.s32 %0, %0, %1;", &ops).unwrap(), "mov.u32 %__asm_op0, %laneid; add.s32 %__asm_op0, %__asm_op0, -5;");
         assert!(substitute("mov.u32 %2, 1;", &ops).unwrap_err().contains("%2"));
+    }
+
+    #[test]
+    fn checking_names_unsupported_instructions_and_bad_operands() {
+        assert_eq!(check_asm("mov.u32 %0, %%laneid;", &['r']), Ok(()));
+        assert_eq!(check_asm("{ .reg .pred p; setp.ne.s32 p, %1, 0; selp.u32 %0, 1, 2, p; }", &['r', 'r']), Ok(()));
+        let e = check_asm("mov.u32 %0, 1;\n mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 %0, %0, %0, %0;", &['r']).unwrap_err();
+        assert_eq!(e.loc.line, 2);
+        assert!(e.message.contains("'mma.sync.aligned"), "{}", e.message);
+        let e = check_asm("frobnicate.u32 %0;", &['r']).unwrap_err();
+        assert!(e.message.contains("'frobnicate.u32' is not supported"), "{}", e.message);
+        let e = check_asm("add.u32 %0, %0, %q;", &['r']).unwrap_err();
+        assert!(e.message.contains("operand number"), "{}", e.message);
+        assert!(check_asm("bra NOWHERE;", &[]).unwrap_err().message.contains("NOWHERE"));
+    }
+}
+
+/// Checks an `asm` template against its operands' constraint letters (`n` for constants)
+/// by lowering it into a scratch function: sema reports what this finds when it checks the
+/// statement, so lowering it later cannot fail.
+pub fn check_asm(template: &str, letters: &[char]) -> LResult<()> {
+    let mut sink = scratch::Scratch::default();
+    let mut ops = Vec::new();
+    for c in letters {
+        match constraint_type(*c) {
+            Some((st, it)) => {
+                let l = sink.new_local("op", it, None);
+                ops.push(AsmOperand::Reg { local: l, ty: st });
+            }
+            None => ops.push(AsmOperand::Imm(0)),
+        }
+    }
+    let b = sink.new_block();
+    sink.switch_to(b);
+    lower_asm(&mut sink, template, &ops)
+}
+
+mod scratch {
+    use super::super::Sink;
+    use crate::isa::StateSpace;
+    use cuprite_ir::{BlockId, FuncId, GlobalId, InstKind, LocalId, Signature, Terminator, Type, ValueId};
+
+    /// A function that is thrown away: only its types are kept, for `Sink::value_type`.
+    #[derive(Default)]
+    pub struct Scratch {
+        values: Vec<Type>,
+        locals: Vec<Type>,
+        blocks: u32,
+    }
+
+    impl Sink for Scratch {
+        fn emit(&mut self, _kind: InstKind, ty: Option<Type>) -> Option<ValueId> {
+            ty.map(|t| {
+                self.values.push(t);
+                ValueId(self.values.len() as u32 - 1)
+            })
+        }
+        fn value_type(&self, v: ValueId) -> Type {
+            self.values[v.index()].clone()
+        }
+        fn new_local(&mut self, _name: &str, ty: Type, _align: Option<u64>) -> LocalId {
+            self.locals.push(ty);
+            LocalId(self.locals.len() as u32 - 1)
+        }
+        fn local_type(&self, l: LocalId) -> Type {
+            self.locals[l.index()].clone()
+        }
+        fn new_block(&mut self) -> BlockId {
+            self.blocks += 1;
+            BlockId(self.blocks - 1)
+        }
+        fn terminate(&mut self, _t: Terminator) {}
+        fn switch_to(&mut self, _b: BlockId) {}
+        fn global(&mut self, _name: &str) -> Option<(GlobalId, Type, StateSpace)> {
+            None
+        }
+        fn global_type(&self, _g: GlobalId) -> Type {
+            Type::Array(Box::new(Type::U8), 0)
+        }
+        fn global_bytes(&self, _g: GlobalId) -> Option<Vec<u8>> {
+            None
+        }
+        fn function(&mut self, _name: &str) -> Option<(FuncId, Signature)> {
+            None
+        }
+        fn shared_window(&mut self) -> GlobalId {
+            GlobalId(0)
+        }
+        fn function_shared(&mut self, _name: &str, _ty: Type, _align: Option<u64>) -> Option<GlobalId> {
+            None
+        }
     }
 }

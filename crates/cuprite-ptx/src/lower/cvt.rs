@@ -44,7 +44,7 @@ impl Lowerer<'_> {
                 let r = self.convert_plain(i, F32, st, a, Some("rn"))?;
                 r
             };
-            let f = if sat { self.math(M::Saturatef, vec![f], Type::F32) } else { f };
+            let f = if sat { self.saturatef(f) } else { f };
             return match (dt, rnd.unwrap_or("rn")) {
                 (F16, "rn") => Ok(self.f32_to_half_rn(f)),
                 (Bf16, "rn") => Ok(self.f32_to_bf16_rn(f)),
@@ -97,7 +97,7 @@ impl Lowerer<'_> {
                     return Ok(v);
                 }
                 Ok(if f32d {
-                    self.math(M::Saturatef, vec![v], Type::F32)
+                    self.saturatef(v)
                 } else {
                     let z = self.emit(IK::Const(Const::F64(0.0)), Type::F64);
                     let o = self.emit(IK::Const(Const::F64(1.0)), Type::F64);
@@ -160,7 +160,7 @@ impl Lowerer<'_> {
                 };
                 let v = self.math(f, vec![src], dty.clone());
                 if sat {
-                    return Ok(if dt == F32 { self.math(M::Saturatef, vec![v], Type::F32) } else { v });
+                    return Ok(if dt == F32 { self.saturatef(v) } else { v });
                 }
                 Ok(v)
             }

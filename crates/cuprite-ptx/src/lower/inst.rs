@@ -290,7 +290,7 @@ impl Lowerer<'_> {
             return v;
         }
         match self.vty(v) {
-            Type::F32 => self.math(M::Saturatef, vec![v], Type::F32),
+            Type::F32 => self.saturatef(v),
             _ => {
                 let z = self.emit(IK::Const(cuprite_ir::Const::F64(0.0)), Type::F64);
                 let o = self.emit(IK::Const(cuprite_ir::Const::F64(1.0)), Type::F64);
@@ -298,6 +298,13 @@ impl Lowerer<'_> {
                 self.math(M::Fmin, vec![m, o], Type::F64)
             }
         }
+    }
+
+    /// Clamp to [0, 1] as `.sat` does: NaN and -0 become +0.
+    pub(crate) fn saturatef(&mut self, v: ValueId) -> ValueId {
+        let s = self.math(M::Saturatef, vec![v], Type::F32);
+        let z = self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32);
+        self.bin(B::Add, s, z)
     }
 
     fn mul_mad(&mut self, i: &Inst) -> LResult<()> {
