@@ -474,7 +474,8 @@ impl<'a> Lowerer<'a> {
                     _ => c,
                 }
             }
-            S::DynamicSmemSize | S::TotalSmemSize => return lerr(loc, format!("special register '{full}' is not supported yet")),
+            S::DynamicSmemSize => self.emit(IK::Special(SpecialReg::DynamicSmemSize), u32t),
+            S::TotalSmemSize => return lerr(loc, format!("special register '{full}' is not supported yet")),
         })
     }
 
