@@ -293,6 +293,10 @@ impl<'a> Lowerer<'a> {
                     let v = self.load_local(l);
                     return Ok(self.conv(v, want));
                 }
+                if n == "WARP_SZ" && self.lookup(n).is_none() {
+                    // PTX's built-in constant.
+                    return Ok(self.read_as(&Operand::Int(32), want, loc)?);
+                }
                 let a = self.symbol_value(n, *off, want, loc)?;
                 Ok(self.conv(a, want))
             }

@@ -78,6 +78,7 @@ impl Lowerer<'_> {
             // Packing: mov.b64 d, {lo, hi} (and b32 from two b16).
             (_, Operand::Vector(parts)) => {
                 let (pt, wt) = match (t.size(), parts.len()) {
+                    (2, 2) => (ScalarType::B8, Type::U16),
                     (8, 2) => (ScalarType::B32, Type::U64),
                     (4, 2) => (ScalarType::B16, Type::U32),
                     (8, 4) => (ScalarType::B16, Type::U64),
@@ -97,13 +98,18 @@ impl Lowerer<'_> {
             }
             (Operand::Vector(parts), _) => {
                 let pt = match (t.size(), parts.len()) {
+                    (2, 2) => ScalarType::B8,
                     (8, 2) => ScalarType::B32,
                     (4, 2) => ScalarType::B16,
                     (8, 4) => ScalarType::B16,
                     (4, 4) => ScalarType::B8,
                     _ => return lerr(i.loc, format!("'{}': cannot unpack into {} parts", i.name(), parts.len())),
                 };
-                let wt = if t.size() == 8 { Type::U64 } else { Type::U32 };
+                let wt = match t.size() {
+                    8 => Type::U64,
+                    2 => Type::U16,
+                    _ => Type::U32,
+                };
                 let v = self.read_as(a, &wt, i.loc)?;
                 let part_t = ir_type(pt).unwrap();
                 for (k, p) in parts.iter().enumerate() {

@@ -91,6 +91,11 @@ pub fn lower_module(pm: &parse::Module) -> LResult<ir::Module> {
             return lerr(Loc::default(), format!("function '{name}' is declared but not defined in this module (linking PTX modules is not supported)"));
         }
     }
+    // The IR must be valid for the back-ends; a failure here is a bug of this lowering,
+    // reported as an error rather than left to crash a back-end.
+    if let Err(errs) = cuprite_ir::verify::verify(&st.m) {
+        return lerr(Loc::default(), format!("internal error: the PTX lowered to invalid IR: {}", errs.join("; ")));
+    }
     Ok(st.m)
 }
 
