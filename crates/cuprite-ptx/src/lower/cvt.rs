@@ -14,8 +14,20 @@ impl Lowerer<'_> {
         if i.has("relu") || i.has("satfinite") {
             return self.unsupported(i);
         }
-        self.nops(i, 2)?;
         let tys = types(i);
+        if i.operands.len() == 3 && matches!(tys[..], [ScalarType::F16x2, ScalarType::F32] | [ScalarType::Bf16x2, ScalarType::F32]) && rounding(i).unwrap_or("rn") == "rn" && !i.has("sat") {
+            let bf = tys[0] == ScalarType::Bf16x2;
+            let mut out = self.int(0, &Type::U32);
+            for (k, shift) in [(1, 16), (2, 0)] {
+                let f = self.read(&i.operands[k], ScalarType::F32, i.loc)?;
+                let h = if bf { self.f32_to_bf16_rn(f) } else { self.f32_to_half_rn(f) };
+                let h = self.cast(h, &Type::U32);
+                let h = self.bin_k(B::Shl, h, shift);
+                out = self.bin(B::Or, out, h);
+            }
+            return self.write(&i.operands[0], out, i.loc);
+        }
+        self.nops(i, 2)?;
         let [dt, st] = tys[..] else { return lerr(i.loc, format!("'{}' needs a destination and a source type", i.name())) };
         if matches!(dt, ScalarType::F16x2 | ScalarType::Bf16x2) || matches!(st, ScalarType::F16x2 | ScalarType::Bf16x2) {
             return self.unsupported(i);
@@ -35,21 +47,26 @@ impl Lowerer<'_> {
             return self.convert(i, dt, F32, f);
         }
         if matches!(dt, F16 | Bf16) {
+            let int_rounding = i.mods.iter().any(|m| matches!(m.as_str(), "rni" | "rzi" | "rmi" | "rpi"));
+            let mode = if int_rounding { "rn" } else { rnd.unwrap_or("rn") };
             let f = if st == F32 {
-                a
+                if int_rounding {
+                    // cvt.rXi.f16.f16 came here widened: round to an integer in f32 (exact).
+                    self.convert_plain(i, F32, F32, a, rnd)?
+                } else {
+                    a
+                }
             } else if st == F64 {
-                // Rounding f64 → f32 → f16 twice can differ in rare ties; the GPU rounds once.
-                self.cast(a, &Type::F32)
+                // f64 → f32 in the same mode first: directed roundings compose exactly; two
+                // round-to-nearest steps can differ from one in rare ties.
+                self.convert_plain(i, F32, F64, a, Some(mode))?
             } else {
-                let r = self.convert_plain(i, F32, st, a, Some("rn"))?;
-                r
+                self.convert_plain(i, F32, st, a, Some(mode))?
             };
             let f = if sat { self.saturatef(f) } else { f };
-            return match (dt, rnd.unwrap_or("rn")) {
-                (F16, "rn") => Ok(self.f32_to_half_rn(f)),
-                (Bf16, "rn") => Ok(self.f32_to_bf16_rn(f)),
-                _ => lerr(i.loc, format!("'{}': this rounding mode to a half type is not supported yet", i.name())),
-            };
+            let bf = dt == Bf16;
+            let h = if bf { self.f32_to_bf16_rn(f) } else { self.f32_to_half_rn(f) };
+            return Ok(if mode == "rn" { h } else { self.directed_half(h, f, mode, bf) });
         }
         self.convert_plain(i, dt, st, a, rnd)
     }
@@ -196,6 +213,29 @@ impl Lowerer<'_> {
         v
     }
 
+    /// Turns the round-to-nearest half `h` of `f` into the directed rounding `mode`: when
+    /// `h` lies on the wrong side of `f`, it moves one step (one unit of its magnitude
+    /// bits) the other way.
+    fn directed_half(&mut self, h: ValueId, f: ValueId, mode: &str, bf: bool) -> ValueId {
+        let back = self.widen_half(h, bf);
+        let u = Type::U16;
+        let sign = self.bin_k(B::And, h, 0x8000);
+        let neg = self.bin_k(B::Ne, sign, 0);
+        let down = self.bin_k(B::Sub, h, 1);
+        let up = self.bin_k(B::Add, h, 1);
+        let (cond, step) = match mode {
+            "rz" => {
+                let fa = self.math(M::Fabsf, vec![f], Type::F32);
+                let ba = self.math(M::Fabsf, vec![back], Type::F32);
+                (self.bin(B::Gt, ba, fa), down)
+            }
+            "rm" => (self.bin(B::Gt, back, f), self.select(neg, up, down)),
+            _ => (self.bin(B::Lt, back, f), self.select(neg, down, up)),
+        };
+        let _ = u;
+        self.select(cond, step, h)
+    }
+
     pub(crate) fn bf16_to_f32(&mut self, h: ValueId) -> ValueId {
         let h = self.cast(h, &Type::U32);
         let k = self.int(16, &Type::U32);
@@ -216,8 +256,8 @@ impl Lowerer<'_> {
         let r = self.bin(B::Add, b, bias);
         let r = self.bin(B::Shr, r, k16);
         let hi = self.bin(B::Shr, b, k16);
-        let q = self.int(0x40, &u);
-        let qnan = self.bin(B::Or, hi, q);
+        let _ = hi;
+        let qnan = self.int(0x7fff, &u);
         let nan = self.bin(B::Ne, f, f);
         let r = self.select(nan, qnan, r);
         self.cast(r, &Type::U16)
@@ -241,7 +281,11 @@ impl Lowerer<'_> {
         let m_n = self.bin_k(B::Shl, m, 13);
         let normal = self.bin(B::Or, e_n, m_n);
         // Inf/NaN.
-        let infnan = self.k_bin(B::Or, 0x7f80_0000, m_n);
+        // Infinity keeps its sign; a NaN becomes the canonical NaN, as the GPU's cvt does.
+        let m_zero = self.bin_k(B::Eq, m, 0);
+        let canon = self.int(0x7fff_ffff, &u);
+        let inf = self.int(0x7f80_0000, &u);
+        let infnan = self.select(m_zero, inf, canon);
         // Subnormal: m * 2^-24, normalised: shift so the leading 1 lands on bit 10.
         let mi = self.cast(m, &Type::I32);
         let lz = self.math(M::Clz, vec![mi], Type::I32);
@@ -259,8 +303,11 @@ impl Lowerer<'_> {
         let z = c(self, 0);
         let zsub = self.select(zero_m, z, sub);
         let r = self.select(zero_e, zsub, normal);
-        let r = self.select(max_e, infnan, r);
         let r = self.bin(B::Or, r, sign);
+        // e == 31: infinity (m == 0) keeps its sign, NaN becomes the canonical NaN.
+        let signed_inf = self.bin(B::Or, infnan, sign);
+        let special = self.select(m_zero, signed_inf, canon);
+        let r = self.select(max_e, special, r);
         self.emit(IK::Bitcast(r), Type::F32)
     }
 
@@ -315,8 +362,10 @@ impl Lowerer<'_> {
         let r = self.select(tiny, sub, normal);
         let inf = c(self, 0x7c00);
         let r = self.select(overflow, inf, r);
-        let r = self.select(is_nan, nan, r);
         let r = self.bin(B::Or, r, sign);
+        let canon = self.int(0x7fff, &u);
+        let _ = nan;
+        let r = self.select(is_nan, canon, r);
         self.cast(r, &Type::U16)
     }
 }

@@ -10,6 +10,20 @@ use cuprite_ir::{BinaryOp as B, Builtin, InstKind as IK, MathFn as M, Terminator
 /// the CPU device keeps, as CUDA's default non-`ftz` code does).
 const BENIGN: &[&str] = &["uni", "ftz", "approx", "full", "aligned", "sync", "noftz"];
 
+fn is_half(t: ScalarType) -> bool {
+    matches!(t, ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum HalfOp {
+    Add,
+    Sub,
+    Mul,
+    Fma,
+    Min,
+    Max,
+}
+
 pub(crate) fn types(i: &Inst) -> Vec<ScalarType> {
     i.mods.iter().filter_map(|m| ScalarType::parse(m)).collect()
 }
@@ -118,6 +132,10 @@ impl Lowerer<'_> {
                 Ok(())
             }
             "call" => self.call(i),
+            "sad" => self.sad(i),
+            "vabsdiff4" => self.vabsdiff4(i),
+            "cp" if i.mods.first().map(String::as_str) == Some("async") => self.cp_async(i),
+            "mbarrier" | "cp" => lerr(i.loc, format!("the PTX instruction '{}' (asynchronous copies and memory barriers) is not supported yet", i.name())),
             "mma" | "wgmma" | "wmma" | "ldmatrix" | "stmatrix" => {
                 lerr(i.loc, format!("the PTX instruction '{}' (matrix multiply-accumulate) is not supported on the CPU device", i.name()))
             }
@@ -126,6 +144,52 @@ impl Lowerer<'_> {
             }
             _ => self.unsupported(i),
         }
+    }
+
+    /// `sad.type d, a, b, c`: c + |a - b|.
+    fn sad(&mut self, i: &Inst) -> LResult<()> {
+        self.mods(i, &[])?;
+        self.nops(i, 4)?;
+        let t = self.ty(i)?;
+        let src = self.srcs(i, t)?;
+        let gt = self.bin(B::Gt, src[0], src[1]);
+        let a = self.as_uint(src[0]);
+        let b = self.as_uint(src[1]);
+        let d1 = self.bin(B::Sub, a, b);
+        let d2 = self.bin(B::Sub, b, a);
+        let d = self.select(gt, d1, d2);
+        let c = self.as_uint(src[2]);
+        let r = self.bin(B::Add, d, c);
+        let r = self.conv(r, &ir_type(t).unwrap());
+        self.write(&i.operands[0], r, i.loc)
+    }
+
+    /// `vabsdiff4.u32.u32.u32[.add] d, a, b, c`: per-byte |a - b|, summed and added to c
+    /// (`.add`), or packed as bytes.
+    fn vabsdiff4(&mut self, i: &Inst) -> LResult<()> {
+        self.mods(i, &["add"])?;
+        self.nops(i, 4)?;
+        if types(i) != [ScalarType::U32, ScalarType::U32, ScalarType::U32] || !i.has("add") {
+            return self.unsupported(i);
+        }
+        let a = self.read(&i.operands[1], ScalarType::U32, i.loc)?;
+        let b = self.read(&i.operands[2], ScalarType::U32, i.loc)?;
+        let c = self.read(&i.operands[3], ScalarType::U32, i.loc)?;
+        let mut acc = if i.has("add") { c } else { self.int(0, &Type::U32) };
+        for k in 0..4 {
+            let sh = self.int(k * 8, &Type::U32);
+            let x = self.bin(B::Shr, a, sh);
+            let x = self.bin_k(B::And, x, 0xff);
+            let y = self.bin(B::Shr, b, sh);
+            let y = self.bin_k(B::And, y, 0xff);
+            let gt = self.bin(B::Gt, x, y);
+            let d1 = self.bin(B::Sub, x, y);
+            let d2 = self.bin(B::Sub, y, x);
+            let d = self.select(gt, d1, d2);
+            let d = if i.has("add") { d } else { self.bin(B::Shl, d, sh) };
+            acc = self.bin(if i.has("add") { B::Add } else { B::Or }, acc, d);
+        }
+        self.write(&i.operands[0], acc, i.loc)
     }
 
     fn ret(&mut self, _i: &Inst) -> LResult<()> {
@@ -169,6 +233,9 @@ impl Lowerer<'_> {
         let sub = i.opcode.starts_with("sub");
         let op = if sub { B::Sub } else { B::Add };
         let src = self.srcs(i, t)?;
+        if is_half(t) {
+            return self.half_op(i, t, if sub { HalfOp::Sub } else { HalfOp::Add });
+        }
         if t.is_float() {
             self.float_op(i, t, "arithmetic")?;
             let r = self.rounded(i, t, if sub { "sub" } else { "add" }, &src)?;
@@ -300,6 +367,92 @@ impl Lowerer<'_> {
         }
     }
 
+    /// f16/bf16 (bits in a U16) → f32, exactly.
+    pub(crate) fn widen_half(&mut self, h: ValueId, bf: bool) -> ValueId {
+        if bf {
+            self.bf16_to_f32(h)
+        } else {
+            self.half_to_f32(h)
+        }
+    }
+
+    /// Half-precision arithmetic, lane by lane (one lane for .f16/.bf16, two for the
+    /// x2 types, low half first): widened to f32 exactly, computed there, rounded back
+    /// to nearest even. The f32 results of add, sub, mul and min/max of halves are exact
+    /// or round to the same half; an fma may round twice in rare ties.
+    fn half_op(&mut self, i: &Inst, t: ScalarType, op: HalfOp) -> LResult<()> {
+        self.mods(i, &["sat", "relu", "NaN"])?;
+        if i.has("relu") || rounding(i).is_some_and(|r| r != "rn") {
+            return self.unsupported(i);
+        }
+        self.nops(i, if op == HalfOp::Fma { 4 } else { 3 })?;
+        let bf = matches!(t, ScalarType::Bf16 | ScalarType::Bf16x2);
+        let lanes = if matches!(t, ScalarType::F16x2 | ScalarType::Bf16x2) { 2 } else { 1 };
+        let wt = if lanes == 2 { Type::U32 } else { Type::U16 };
+        let mut srcs = Vec::new();
+        for o in &i.operands[1..] {
+            srcs.push(self.read_as(o, &wt, i.loc)?);
+        }
+        let mut out = self.int(0, &wt);
+        for lane in 0..lanes {
+            let mut args = Vec::new();
+            for &v in &srcs {
+                let x = self.bin_k(B::Shr, v, lane * 16);
+                let x = self.cast(x, &Type::U16);
+                args.push(self.widen_half(x, bf));
+            }
+            let r = match op {
+                HalfOp::Add => self.bin(B::Add, args[0], args[1]),
+                HalfOp::Sub => self.bin(B::Sub, args[0], args[1]),
+                HalfOp::Mul => self.bin(B::Mul, args[0], args[1]),
+                HalfOp::Fma => self.math(M::Fmaf, args.clone(), Type::F32),
+                HalfOp::Min => self.math(M::Fminf, args.clone(), Type::F32),
+                HalfOp::Max => self.math(M::Fmaxf, args.clone(), Type::F32),
+            };
+            let r = if i.has("NaN") {
+                // min.NaN/max.NaN: a NaN operand gives the canonical NaN.
+                let na = self.bin(B::Ne, args[0], args[0]);
+                let nb = self.bin(B::Ne, args[1], args[1]);
+                let x = self.cast(na, &Type::U32);
+                let y = self.cast(nb, &Type::U32);
+                let any = self.bin(B::Or, x, y);
+                let any = self.cast(any, &Type::Bool);
+                let nan = self.emit(IK::Const(cuprite_ir::Const::F32(f32::NAN)), Type::F32);
+                self.select(any, nan, r)
+            } else {
+                r
+            };
+            let r = if i.has("sat") { self.saturatef(r) } else { r };
+            let h = if bf { self.f32_to_bf16_rn(r) } else { self.f32_to_half_rn(r) };
+            let h = self.cast(h, &wt);
+            let h = self.bin_k(B::Shl, h, lane * 16);
+            out = self.bin(B::Or, out, h);
+        }
+        self.write(&i.operands[0], out, i.loc)
+    }
+
+    /// `setp.cmp.f16x2 p|q, a, b`: `p` compares the low halves, `q` the high ones.
+    fn setp_half2(&mut self, i: &Inst, cmp: &str, t: ScalarType, combined: bool) -> LResult<()> {
+        if combined || i.opcode != "setp" {
+            return self.unsupported(i);
+        }
+        let Operand::Pair(p, q) = &i.operands[0] else { return lerr(i.loc, format!("'{}' needs two predicates p|q", i.name())) };
+        let bf = t == ScalarType::Bf16x2;
+        let a = self.read(&i.operands[1], ScalarType::U32, i.loc)?;
+        let b = self.read(&i.operands[2], ScalarType::U32, i.loc)?;
+        for (lane, dst) in [(0, p), (1, q)] {
+            let x = self.bin_k(B::Shr, a, lane * 16);
+            let x = self.cast(x, &Type::U16);
+            let x = self.widen_half(x, bf);
+            let y = self.bin_k(B::Shr, b, lane * 16);
+            let y = self.cast(y, &Type::U16);
+            let y = self.widen_half(y, bf);
+            let c = self.compare(i, cmp, ScalarType::F32, x, y)?;
+            self.write(dst, c, i.loc)?;
+        }
+        Ok(())
+    }
+
     /// Clamp to [0, 1] as `.sat` does: NaN and -0 become +0.
     pub(crate) fn saturatef(&mut self, v: ValueId) -> ValueId {
         let s = self.math(M::Saturatef, vec![v], Type::F32);
@@ -312,6 +465,9 @@ impl Lowerer<'_> {
         let t = self.ty(i)?;
         let is_mad = i.opcode != "mul" && i.opcode != "mul24";
         self.nops(i, if is_mad { 4 } else { 3 })?;
+        if is_half(t) {
+            return self.half_op(i, t, if is_mad { HalfOp::Fma } else { HalfOp::Mul });
+        }
         if t.is_float() {
             self.float_op(i, t, "arithmetic")?;
             let src = self.srcs(i, t)?;
@@ -433,9 +589,15 @@ impl Lowerer<'_> {
     }
 
     fn min_max(&mut self, i: &Inst) -> LResult<()> {
+        let t = self.ty(i)?;
+        if is_half(t) {
+            return self.half_op(i, t, if i.opcode == "max" { HalfOp::Max } else { HalfOp::Min });
+        }
         self.mods(i, &[])?;
         self.nops(i, 3)?;
-        let t = self.ty(i)?;
+        if is_half(t) {
+            return self.half_op(i, t, if i.opcode == "max" { HalfOp::Max } else { HalfOp::Min });
+        }
         let src = self.srcs(i, t)?;
         let max = i.opcode == "max";
         let r = if t.is_float() {
@@ -459,6 +621,16 @@ impl Lowerer<'_> {
         self.nops(i, 2)?;
         let t = self.ty(i)?;
         let a = self.read(&i.operands[1], t, i.loc)?;
+        if is_half(t) {
+            // Sign-bit operations on each 16-bit lane (NaNs keep their payload).
+            let wide = matches!(t, ScalarType::F16x2 | ScalarType::Bf16x2);
+            let r = if i.opcode == "abs" {
+                self.bin_k(B::And, a, if wide { 0x7fff_7fff } else { 0x7fff })
+            } else {
+                self.bin_k(B::Xor, a, if wide { 0x8000_8000u32 as i64 } else { 0x8000 })
+            };
+            return self.write(&i.operands[0], r, i.loc);
+        }
         let r = if t.is_float() {
             self.float_op(i, t, "abs/neg")?;
             if i.opcode == "neg" {
@@ -873,13 +1045,19 @@ impl Lowerer<'_> {
         self.mods(i, &allowed)?;
         let tys = types(i);
         let t = *tys.last().unwrap_or(&ScalarType::U32);
-        if t.is_float() {
-            self.float_op(i, t, "comparison")?;
-        }
         let n = if bop.is_some() { 4 } else { 3 };
         self.nops(i, n)?;
-        let a = self.read(&i.operands[1], t, i.loc)?;
-        let b = self.read(&i.operands[2], t, i.loc)?;
+        if matches!(t, ScalarType::F16x2 | ScalarType::Bf16x2) {
+            return self.setp_half2(i, &cmp, t, bop.is_some());
+        }
+        let (a, b, t) = if is_half(t) {
+            let a = self.read(&i.operands[1], t, i.loc)?;
+            let b = self.read(&i.operands[2], t, i.loc)?;
+            let bf = t == ScalarType::Bf16;
+            (self.widen_half(a, bf), self.widen_half(b, bf), ScalarType::F32)
+        } else {
+            (self.read(&i.operands[1], t, i.loc)?, self.read(&i.operands[2], t, i.loc)?, t)
+        };
         let c = self.compare(i, &cmp, t, a, b)?;
         let combine = |this: &mut Self, v: ValueId| -> LResult<ValueId> {
             let Some(op) = &bop else { return Ok(v) };
@@ -898,7 +1076,11 @@ impl Lowerer<'_> {
             let dt = tys[0];
             let r = combine(self, c)?;
             let dty = ir_type(dt).unwrap();
-            let v = if dt.is_float() {
+            let v = if dt == ScalarType::F16 || dt == ScalarType::Bf16 {
+                let one = self.int(if dt == ScalarType::F16 { 0x3c00 } else { 0x3f80 }, &Type::U16);
+                let z = self.int(0, &Type::U16);
+                self.select(r, one, z)
+            } else if dt.is_float() {
                 let one = self.emit(IK::Const(cuprite_ir::Const::F32(1.0)), Type::F32);
                 let z = self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32);
                 self.select(r, one, z)

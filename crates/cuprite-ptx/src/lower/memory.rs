@@ -252,6 +252,49 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size[, src-size]` copies at once (the
+    /// copy may complete any time before the wait, so now is allowed), zero-filling past
+    /// `src-size`; `commit_group`, `wait_group`, `wait_all` then have nothing to wait for.
+    pub(crate) fn cp_async(&mut self, i: &Inst) -> LResult<()> {
+        const OK: &[&str] = &["async", "ca", "cg", "shared", "shared::cta", "global", "commit_group", "wait_group", "wait_all", "L2::64B", "L2::128B", "L2::256B"];
+        for m in &i.mods {
+            if !OK.contains(&m.as_str()) {
+                return lerr(i.loc, format!("the PTX instruction '{}' is not supported yet", i.name()));
+            }
+        }
+        if i.has("commit_group") || i.has("wait_group") || i.has("wait_all") {
+            return Ok(());
+        }
+        if i.operands.len() < 3 || i.operands.len() > 4 {
+            return lerr(i.loc, format!("'{}' takes a destination, a source, a size and an optional source size", i.name()));
+        }
+        let dst = self.address(&i.operands[0], StateSpace::Shared, i)?;
+        let src = self.address(&i.operands[1], StateSpace::Global, i)?;
+        let Operand::Int(size) = i.operands[2] else { return lerr(i.loc, format!("'{}': the copy size must be a constant", i.name())) };
+        let vp = Type::Void.ptr_to();
+        let d = self.typed_ptr_void(dst);
+        let s = self.typed_ptr_void(src);
+        let n = match i.operands.get(3) {
+            Some(op) => {
+                let v = self.read(op, ScalarType::U32, i.loc)?;
+                let k = self.int(size, &Type::U32);
+                let big = self.bin(B::Gt, v, k);
+                let v = self.select(big, k, v);
+                self.cast(v, &Type::U64)
+            }
+            None => self.int(size, &Type::U64),
+        };
+        let total = self.int(size, &Type::U64);
+        let z = self.int(0, &Type::I32);
+        self.emit(IK::CallBuiltin { builtin: Builtin::Memset, args: vec![d, z, total] }, vp.clone());
+        self.emit(IK::CallBuiltin { builtin: Builtin::Memcpy, args: vec![d, s, n] }, vp);
+        Ok(())
+    }
+
+    fn typed_ptr_void(&mut self, addr: ValueId) -> ValueId {
+        self.emit(IK::Cast(addr), Type::Void.ptr_to())
+    }
+
     pub(crate) fn atom(&mut self, i: &Inst) -> LResult<()> {
         const OPS: &[&str] = &["add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"];
         let Some(opn) = i.mods.iter().find(|m| OPS.contains(&m.as_str())).cloned() else {
