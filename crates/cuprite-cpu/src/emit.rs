@@ -1074,6 +1074,7 @@ impl<'m> ModCx<'m> {
                     e("gdim", id("__l").arrow("grid_dim")),
                     e("shared", id("__shared")),
                     e("dyn_shared", id("__dyn_shared")),
+                    e("dyn_shared_bytes", id("__l").arrow("dynamic_shared_bytes").cast(CType::named("uint32_t"))),
                     e("shoff", shoff),
                 ])),
             });
@@ -1703,6 +1704,8 @@ impl<'a, 'm> FnCx<'a, 'm> {
             (None, SpecialReg::BlockDim(x)) => id("__ctx").arrow("bdim").member(d(x)),
             (None, SpecialReg::GridDim(x)) => id("__ctx").arrow("gdim").member(d(x)),
             (None, SpecialReg::LaneId) => id("__ctx").arrow("tlinear").bin("&", lit("31u")),
+            (Some(_), SpecialReg::DynamicSmemSize) => id("__l").arrow("dynamic_shared_bytes").cast(CType::named("uint32_t")),
+            (None, SpecialReg::DynamicSmemSize) => id("__ctx").arrow("dyn_shared_bytes"),
         }
     }
 

@@ -161,3 +161,28 @@ pub fn c_compiler_flags(opt_level: u8) -> Vec<String> {
     }
     v
 }
+
+/// For a module image (`-ptx`, NVRTC, a loaded PTX module): defines, in the generated C,
+/// each kernel's and device variable's lowered name, one byte each. These are the
+/// addresses the module's table registers them by and `cuModuleGetFunction`/`GetGlobal`
+/// find them at (with `dlsym`).
+pub fn module_symbol_definitions(module: &Module) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for f in &module.functions {
+        if let cuprite_ir::FunctionKind::Kernel { stub_symbol, .. } = &f.kind {
+            names.push(stub_symbol);
+        }
+    }
+    for g in module.globals.iter().filter(|g| !g.external) {
+        if let Some(s) = &g.host_symbol {
+            names.push(s);
+        }
+    }
+    let mut out = String::from("\n/* the module's symbols: one byte per kernel and device variable, named as lowered */\n");
+    for n in names {
+        out.push_str(&format!(
+            "__asm__(\".pushsection .data.cuprite_module_symbols,\\\"aw\\\"\\n.globl {n}\\n.type {n}, @object\\n.size {n}, 1\\n{n}:\\n.byte 0\\n.popsection\\n\");\n"
+        ));
+    }
+    out
+}

@@ -15,6 +15,8 @@ typedef struct __cuprite_tctx {
     uint32_t tlinear;
     char *shared;
     char *dyn_shared;
+    /* The launch's dynamic shared memory size (PTX %dynamic_smem_size). */
+    uint32_t dyn_shared_bytes;
     /* Offsets of the module's static __shared__ variables in the running kernel's
      * layout, indexed by the variable's shared index. */
     const uint32_t *shoff;

@@ -520,6 +520,27 @@ pub enum StmtKind {
     Using(Using),
     /// `if constexpr (cond) then else`: only the branch the constant selects is checked.
     IfConstexpr { cond: Expr, then: Box<Stmt>, else_: Option<Box<Stmt>> },
+    /// `asm [volatile] ("template" : outputs : inputs : clobbers);` (GNU extended asm).
+    Asm(Box<AsmStmt>),
+}
+
+/// An inline assembly statement; in device code its template is PTX.
+#[derive(Clone, Debug)]
+pub struct AsmStmt {
+    pub volatile: bool,
+    /// The template, string literals concatenated, escapes decoded.
+    pub template: String,
+    pub outputs: Vec<AsmOperand>,
+    pub inputs: Vec<AsmOperand>,
+    pub clobbers: Vec<String>,
+}
+
+/// `"=r"(x)`: a constraint and its expression.
+#[derive(Clone, Debug)]
+pub struct AsmOperand {
+    pub constraint: String,
+    pub expr: Expr,
+    pub span: Span,
 }
 
 /// A using-directive, using-declaration or namespace alias (file or block scope).

@@ -89,7 +89,7 @@ fn unsupported_constructs_are_named() {
         ("auto f = [p...]() { };", "pack expansions in lambda captures are not supported yet"),
         ("int v = (a <=> b);", "the '<=>' operator is not supported yet"),
         ("try { } catch (...) { }", "exception handling ('try') in device code is not supported"),
-        ("asm volatile(\"trap;\");", "inline assembly ('asm') in device code is not supported yet"),
+        ("asm goto(\"bra %l0;\" :::: out);", "'asm goto' is not supported"),
         ("int x = foo<int>(3);", "template-ids in device code are not supported yet"),
         ("foo bar;", "unknown type name 'foo'"),
     ];
@@ -124,4 +124,23 @@ fn kernel_launch_in_device_code_names_dynamic_parallelism() {
         first_error("__global__ void child() {}\n__global__ void parent() {\n    child<<<1, 1>>>();\n}\n"),
         "test.cu:3:5: launching a kernel from device code (dynamic parallelism) is not supported yet"
     );
+}
+
+#[test]
+fn asm_statements_are_parsed() {
+    let r = parse_cu(
+        "__device__ void f(int *p, int x) {\n  asm volatile(\"add.s32 %0, %1, \" \"%2;\" : \"=r\"(*p) : \"r\"(x), \"n\"(4) : \"memory\");\n  asm(\"membar.gl;\" ::: \"memory\");\n  asm(\"trap;\");\n}\n",
+    );
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    let f = function(&r, "f");
+    let cuprite_front::ast::StmtKind::Asm(a) = &f.body.stmts[0].kind else { panic!() };
+    assert!(a.volatile);
+    assert_eq!(a.template, "add.s32 %0, %1, %2;");
+    assert_eq!(a.outputs.len(), 1);
+    assert_eq!(a.outputs[0].constraint, "=r");
+    assert_eq!(a.inputs.iter().map(|o| o.constraint.as_str()).collect::<Vec<_>>(), vec!["r", "n"]);
+    assert_eq!(a.clobbers, vec!["memory".to_string()]);
+    let cuprite_front::ast::StmtKind::Asm(b) = &f.body.stmts[1].kind else { panic!() };
+    assert!(b.outputs.is_empty() && b.inputs.is_empty() && b.clobbers == vec!["memory".to_string()]);
+    assert!(matches!(&f.body.stmts[2].kind, cuprite_front::ast::StmtKind::Asm(_)));
 }

@@ -69,7 +69,7 @@ impl std::fmt::Display for NotAnImage {
         match self {
             NotAnImage::NvidiaCubin => write!(f, "the image is an NVIDIA cubin (ELF): Cuprite runs device code it compiled itself; build the module with Cuprite (nvcc -cubin/-fatbin/-ptx from a Cuprite toolkit, or Cuprite's NVRTC)"),
             NotAnImage::NvidiaFatbin => write!(f, "the image is an NVIDIA fatbinary: Cuprite runs device code it compiled itself; build the module with Cuprite (nvcc -fatbin from a Cuprite toolkit, or Cuprite's NVRTC)"),
-            NotAnImage::NvidiaPtx => write!(f, "the image is NVIDIA PTX: Cuprite has no PTX front-end yet; build the module with Cuprite (nvcc -ptx from a Cuprite toolkit, or Cuprite's NVRTC)"),
+            NotAnImage::NvidiaPtx => write!(f, "the image is NVIDIA PTX (which cuModuleLoad* compile with the PTX front-end)"),
             NotAnImage::Damaged(why) => write!(f, "the Cuprite module image is damaged or from another version of Cuprite ({why}); rebuild it"),
             NotAnImage::Unknown => write!(f, "the data is not a module image Cuprite knows (a Cuprite -cubin/-fatbin/-ptx output or NVRTC result)"),
         }

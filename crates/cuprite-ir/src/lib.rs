@@ -393,6 +393,8 @@ pub enum SpecialReg {
     /// Lane index within the warp (`threadIdx` linearised, mod 32).
     LaneId,
     WarpSize,
+    /// The launch's dynamic shared memory size in bytes (PTX `%dynamic_smem_size`).
+    DynamicSmemSize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -116,6 +116,7 @@ impl fmt::Display for SpecialReg {
             SpecialReg::GridDim(d) => write!(f, "gridDim.{d}"),
             SpecialReg::LaneId => write!(f, "laneid"),
             SpecialReg::WarpSize => write!(f, "warpSize"),
+            SpecialReg::DynamicSmemSize => write!(f, "dynamic_smem_size"),
         }
     }
 }

@@ -9,3 +9,5 @@
 
 pub mod isa;
 pub mod emit;
+pub mod lower;
+pub mod parse;

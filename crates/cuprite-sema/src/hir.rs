@@ -281,7 +281,27 @@ pub enum StmtKind {
     Return(Option<Expr>),
     Goto(u32),
     Label(u32, Box<Stmt>),
+    /// Inline PTX (`asm()`), checked against its operands (`check/asm.rs`).
+    Asm(Box<AsmStmt>),
     Empty,
+}
+
+/// An `asm` statement: its PTX template and operands in template order (`%0`, `%1`, …:
+/// outputs, then inputs).
+#[derive(Clone, Debug)]
+pub struct AsmStmt {
+    pub template: String,
+    pub operands: Vec<AsmOperand>,
+}
+
+#[derive(Clone, Debug)]
+pub enum AsmOperand {
+    /// An output (`=` or `+`): the lvalue written after the asm; `read` for `+`.
+    Out { letter: char, place: Expr, read: bool },
+    /// An input, already converted to the C type of its constraint letter.
+    In { letter: char, value: Expr },
+    /// An `n` operand: a constant substituted into the template.
+    Imm(i64),
 }
 
 #[derive(Clone, Debug)]

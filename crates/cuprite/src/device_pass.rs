@@ -117,6 +117,21 @@ pub struct Exported {
 /// differs (internal linkage is `_ZL…` in g++), the symbol is found by its demangled
 /// name. Symbols with internal linkage get a name unique to this translation unit
 /// (`tu_key`) and are returned for the driver to export.
+/// Device code from a PTX module instead of the `.cu` file's own (`DEVICE_PTX_ENV`):
+/// kernels are the PTX entries, keyed by their (mangled) names as stubs are; PTX
+/// variables without a host shadow in this translation unit are device-only data.
+pub fn module_from_ptx(path: &Path, host_object: &Path) -> Result<Module, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut module = cuprite_ptx::lower::module::lower_module_text(&text).map_err(|e| format!("{}:{}:{}: error: {}", path.display(), e.loc.line, e.loc.col, e.message))?;
+    let defined = defined_symbols(host_object)?;
+    for g in &mut module.globals {
+        if g.host_symbol.as_ref().is_some_and(|s| !defined.contains_key(s)) {
+            g.host_symbol = None;
+        }
+    }
+    Ok(module)
+}
+
 pub fn bind_host_symbols(module: &mut Module, host_object: &Path, tu_key: &str) -> Result<Vec<Exported>, String> {
     let defined = defined_symbols(host_object)?;
     let find = |symbol: &str, name: &str| -> Option<String> {

@@ -14,7 +14,7 @@
 use crate::device_pass;
 use crate::pipeline::Build;
 use cuprite_image::Image;
-use cuprite_ir::{FunctionKind, Init, Module};
+use cuprite_ir::{Init, Module};
 use std::path::Path;
 
 /// A compiled module: the image and, per name expression, its lowered name.
@@ -37,7 +37,7 @@ pub fn compile(build: &Build, input: &Path, name_expressions: &[String]) -> Resu
     let module = device_pass::lower_for_symbols(dc, &lowered)?;
     refuse_managed(&module, input)?;
     let mut c_source = device_pass::emit(&module, input, build.arch, build.opts)?;
-    c_source.push_str(&symbol_definitions(&module));
+    c_source.push_str(&cuprite_cpu::module_symbol_definitions(&module));
     let opt = if build.opts.device_debug { 0 } else { build.opt_level.max(2) };
     let mut c_flags = cuprite_cpu::c_compiler_flags(opt);
     if build.opts.device_debug || build.opts.debug {
@@ -109,30 +109,6 @@ fn refuse_managed(module: &Module, input: &Path) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Defines, in the generated C, each kernel's and device variable's lowered name: the
-/// addresses the module's table registers them by and `cuModuleGetFunction`/`GetGlobal`
-/// find them at (with `dlsym`).
-fn symbol_definitions(module: &Module) -> String {
-    let mut names: Vec<&str> = Vec::new();
-    for f in &module.functions {
-        if let FunctionKind::Kernel { stub_symbol, .. } = &f.kind {
-            names.push(stub_symbol);
-        }
-    }
-    for g in module.globals.iter().filter(|g| !g.external) {
-        if let Some(s) = &g.host_symbol {
-            names.push(s);
-        }
-    }
-    let mut out = String::from("\n/* the module's symbols: one byte per kernel and device variable, named as lowered */\n");
-    for n in names {
-        out.push_str(&format!(
-            "__asm__(\".pushsection .data.cuprite_module_symbols,\\\"aw\\\"\\n.globl {n}\\n.type {n}, @object\\n.size {n}, 1\\n{n}:\\n.byte 0\\n.popsection\\n\");\n"
-        ));
-    }
-    out
 }
 
 fn read(path: &Path) -> Result<String, String> {

@@ -41,6 +41,10 @@ pub enum InputKind {
     Object,
 }
 
+/// `CUPRITE_DEVICE_PTX=file.ptx`: compile a `.cu` file's host code as usual but take its
+/// device code from this PTX module (the PTX front-end's test path, `tests/ptx-modules`).
+pub const DEVICE_PTX_ENV: &str = "CUPRITE_DEVICE_PTX";
+
 pub fn input_kind(path: &Path, forced: Option<&str>) -> Result<InputKind, String> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if matches!(ext, "o" | "a" | "so" | "obj") {
@@ -246,6 +250,11 @@ impl<'a> Build<'a> {
         self.tools.run(&self.tools.cxx, &cflags)?;
 
         let mut module = device_pass::instantiate_and_lower(device, &host_o)?;
+        if let Some(ptx) = std::env::var_os(DEVICE_PTX_ENV) {
+            // Testing hook: the device code comes from PTX (nvcc's, or Cuprite's own
+            // PTX back-end's) through the PTX front-end, bound to this host code.
+            module = device_pass::module_from_ptx(Path::new(&ptx), &host_o)?;
+        }
         // Stubs and shadows with internal linkage get TU-unique global names, so that the
         // device object can name them; they become local again in the TU's object.
         let exported = device_pass::bind_host_symbols(&mut module, &host_o, &tu_key(input))?;

@@ -173,9 +173,7 @@ impl<'a> Parser<'a> {
                     let (cond, message) = self.parse_static_assert()?;
                     StmtKind::StaticAssert { cond, message }
                 }
-                "asm" | "__asm__" | "__asm" => {
-                    return Err(self.err_here("inline assembly ('asm') in device code is not supported yet"));
-                }
+                "asm" | "__asm__" | "__asm" => StmtKind::Asm(Box::new(self.parse_asm()?)),
                 "try" | "catch" => {
                     return Err(self.err_here("exception handling ('try') in device code is not supported"));
                 }
@@ -388,6 +386,97 @@ impl<'a> Parser<'a> {
     }
 
     /// `static_assert(cond [, "message"]);`
+    /// `asm [volatile|inline]* ("template" [: outputs [: inputs [: clobbers]]]);`, after
+    /// which the `;`. `::` separates two sections at once.
+    fn parse_asm(&mut self) -> PResult<AsmStmt> {
+        self.bump();
+        let mut volatile = false;
+        loop {
+            match self.text() {
+                "volatile" | "__volatile__" | "__volatile" => volatile = true,
+                "inline" | "__inline__" | "__inline" => {}
+                "goto" => return Err(self.err_here("'asm goto' is not supported")),
+                _ => break,
+            }
+            self.bump();
+        }
+        self.expect("(")?;
+        let t = self.parse_assign()?;
+        let template = match t.kind {
+            ExprKind::StringLit(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            _ => return Err(Diagnostic::error(t.span, "expected a string literal as the asm template")),
+        };
+        let mut sections: Vec<Vec<AsmOperand>> = vec![Vec::new(), Vec::new()];
+        let mut clobbers = Vec::new();
+        let mut section = 0;
+        loop {
+            if self.eat("::") {
+                section += 2;
+            } else if self.eat(":") {
+                section += 1;
+            } else {
+                break;
+            }
+            if section > 3 {
+                return Err(self.err_here("too many ':' sections in an asm statement"));
+            }
+            if section == 3 {
+                loop {
+                    if self.is(")") || self.is(":") || self.is("::") {
+                        break;
+                    }
+                    let c = self.parse_assign()?;
+                    match c.kind {
+                        ExprKind::StringLit(bytes) => clobbers.push(String::from_utf8_lossy(&bytes).into_owned()),
+                        _ => return Err(Diagnostic::error(c.span, "expected a string literal as an asm clobber")),
+                    }
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+                continue;
+            }
+            loop {
+                if self.is(")") || self.is(":") || self.is("::") {
+                    break;
+                }
+                let start = self.pos;
+                if self.is("[") {
+                    return Err(self.err_here("named asm operands ([name]) are not supported yet"));
+                }
+                let c = self.parse_primary_string()?;
+                self.expect("(")?;
+                let expr = self.parse_expr()?;
+                self.expect(")")?;
+                sections[section - 1].push(AsmOperand { constraint: c, expr, span: self.span_from(start) });
+                if !self.eat(",") {
+                    break;
+                }
+            }
+        }
+        self.expect(")")?;
+        self.expect_after(";", "asm statement")?;
+        let inputs = sections.pop().unwrap();
+        let outputs = sections.pop().unwrap();
+        Ok(AsmStmt { volatile, template, outputs, inputs, clobbers })
+    }
+
+    /// One or more adjacent string literals (an asm constraint), decoded.
+    fn parse_primary_string(&mut self) -> PResult<String> {
+        let start = self.pos;
+        let mut out = String::new();
+        while self.kind() == TokKind::Str {
+            let t = self.bump();
+            let text = self.text_of(t);
+            let inner = text.trim_start_matches(|c| c != '"').trim_start_matches('"').trim_end_matches('"');
+            out.push_str(inner);
+        }
+        if self.pos == start {
+            return Err(self.err_here("expected a string literal as an asm operand constraint"));
+        }
+        Ok(out)
+    }
+
     pub(super) fn parse_static_assert(&mut self) -> PResult<(Expr, Option<String>)> {
         self.bump();
         self.expect("(")?;

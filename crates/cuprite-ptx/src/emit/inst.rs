@@ -182,6 +182,7 @@ impl<'a> Fx<'a> {
                     SpecialReg::GridDim(d) => self.emit(format!("mov.u32 {t}, %nctaid.{}", axis(d))),
                     SpecialReg::LaneId => self.emit(format!("mov.u32 {t}, %laneid")),
                     SpecialReg::WarpSize => self.emit(format!("mov.u32 {t}, WARP_SZ")),
+                    SpecialReg::DynamicSmemSize => self.emit(format!("mov.u32 {t}, %dynamic_smem_size")),
                 }
                 let to = self.vty(v).clone();
                 let c = convert_reg(self, &t, &Type::U32, &to)?;

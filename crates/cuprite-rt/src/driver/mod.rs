@@ -16,6 +16,7 @@ pub mod loader;
 pub mod memory;
 pub mod module;
 pub mod procs;
+pub mod ptx;
 pub mod stream;
 pub mod texture;
 
@@ -34,6 +35,7 @@ pub const NOT_INITIALIZED: CuResult = 3;
 pub const INVALID_DEVICE: CuResult = 101;
 pub const INVALID_IMAGE: CuResult = 200;
 pub const INVALID_CONTEXT: CuResult = 201;
+pub const INVALID_PTX: CuResult = 218;
 pub const UNSUPPORTED_PTX_VERSION: CuResult = 222;
 pub const JIT_COMPILER_NOT_FOUND: CuResult = 221;
 pub const FILE_NOT_FOUND: CuResult = 301;

@@ -32,9 +32,13 @@ fn module<'a>(h: usize) -> Result<&'a Module> {
 /// Loads image bytes; on failure, the reason (also printed to stderr, since a CUresult
 /// cannot carry it) and the code.
 fn load_bytes(data: &[u8], call: &str) -> std::result::Result<usize, (CuResult, String)> {
-    let img = Image::decode(data).map_err(|e| {
-        let code = if e == NotAnImage::NvidiaPtx { super::UNSUPPORTED_PTX_VERSION } else { INVALID_IMAGE };
-        (code, e.to_string())
+    let img = Image::decode(data).or_else(|e| match e {
+        // NVIDIA PTX goes through the PTX front-end.
+        NotAnImage::NvidiaPtx => super::ptx::image_from_ptx(data).map_err(|why| {
+            let code = if why.contains("ISA version") { super::UNSUPPORTED_PTX_VERSION } else { super::INVALID_PTX };
+            (code, why)
+        }),
+        e => Err((INVALID_IMAGE, e.to_string())),
     });
     let loaded = img.and_then(|img| loader::load(&img).map_err(|why| (INVALID_IMAGE, why)));
     match loaded {

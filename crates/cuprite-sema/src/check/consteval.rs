@@ -622,6 +622,7 @@ impl<'p> Interp<'p> {
                 None => V::Int(0),
             }),
             StmtKind::Goto(_) => return Err("'goto' in a constant expression".into()),
+            StmtKind::Asm(_) => return Err("inline assembly in a constant expression".into()),
             StmtKind::Empty => Flow::Normal,
         })
     }

@@ -4,6 +4,7 @@
 //! - `expr.rs`: expressions and conversions; `stmt.rs`: function bodies;
 //! - `init.rs`: initializers and constant evaluation; `builtins.rs`: device builtins.
 
+mod asm;
 pub mod builtins;
 mod class;
 mod cxxexpr;

@@ -506,6 +506,7 @@ impl<'o> Checker<'o> {
                 StmtKind::Empty
             }
             ast::StmtKind::Pragma(_) | ast::StmtKind::Empty => StmtKind::Empty,
+            ast::StmtKind::Asm(a) => self.asm_stmt(a, sp),
             ast::StmtKind::RangeFor { decl, range, body } => self.range_for(decl, range, body, sp),
             ast::StmtKind::IfConstexpr { cond, then, else_ } => self.if_constexpr(cond, then, else_.as_deref()),
             ast::StmtKind::Using(u) => {

@@ -10,6 +10,7 @@ use cuprite_ir as ir;
 use cuprite_ir::{BlockId, InstKind as IK, Terminator, ValueId};
 use std::collections::HashMap;
 
+mod asm;
 mod dynamic;
 
 #[derive(Clone, Copy)]
@@ -1187,6 +1188,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 let b = self.label_block(*id);
                 self.terminate(Terminator::Jump(b));
             }
+            StmtKind::Asm(a) => self.asm(a),
             StmtKind::Empty => {}
         }
     }

@@ -1,0 +1,109 @@
+//! nvcc's PTX for the conformance programs, run on the CPU through the PTX front-end.
+//!
+//! For each `tests/ptx-modules/NAME.ptx` (what nvcc -arch=sm_90 -ptx wrote for
+//! `tests/conformance/NAME.cu`), the program is built by Cuprite with its device code
+//! taken from that PTX (`CUPRITE_DEVICE_PTX`: the PTX front-end lowers it, the CPU
+//! back-end compiles it, kernels bind to the host code's stubs by their mangled names),
+//! run, and its stdout and exit status compared with the program's `NAME.expected`,
+//! captured from nvcc's build on a GPU. The programs listed in
+//! `tests/ptx-modules/passing.txt` must pass; the others are reported (with why), so the
+//! list can grow. `CUPRITE_PTX_MODULES_FILTER=a,b` runs some only.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Builds and runs one program; `Err` says why it does not match.
+fn check(name: &str, bin: &Path) -> Result<(), String> {
+    let conf = root().join("tests/conformance");
+    let ptx = root().join(format!("tests/ptx-modules/{name}.ptx"));
+    let flags: Vec<String> = std::fs::read_to_string(conf.join(format!("{name}.flags"))).unwrap_or_default().split_whitespace().map(String::from).collect();
+    let exe = bin.join(name);
+    let out = Command::new("timeout")
+        .arg("300")
+        .arg(env!("CARGO_BIN_EXE_cuprite"))
+        .current_dir(&conf)
+        .env("CUPRITE_DEVICE_PTX", &ptx)
+        .args(["-arch=sm_90", "-o"])
+        .arg(&exe)
+        .arg(format!("{name}.cu"))
+        .args(&flags)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("build failed: {}", err.lines().find(|l| l.contains("error")).unwrap_or(err.lines().next().unwrap_or(""))));
+    }
+    let run = Command::new("timeout").arg("60").arg(&exe).current_dir(&conf).output().map_err(|e| e.to_string())?;
+    let expected = std::fs::read(conf.join(format!("{name}.expected"))).map_err(|e| e.to_string())?;
+    let code: i32 = std::fs::read_to_string(conf.join(format!("{name}.exitcode"))).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    let got = run.status.code().unwrap_or(128);
+    if got != code {
+        return Err(format!("exit code {got}, expected {code}"));
+    }
+    if run.stdout != expected {
+        let (e, a) = (String::from_utf8_lossy(&expected), String::from_utf8_lossy(&run.stdout));
+        let (k, (x, y)) = e.lines().zip(a.lines()).enumerate().find(|(_, (x, y))| x != y).unwrap_or((e.lines().count().min(a.lines().count()), ("<end>", "<end>")));
+        return Err(format!("stdout differs at line {}: expected {x:?}, got {y:?}", k + 1));
+    }
+    Ok(())
+}
+
+#[test]
+fn nvcc_ptx_runs_on_the_cpu() {
+    let dir = root().join("tests/ptx-modules");
+    let conf = root().join("tests/conformance");
+    let passing: BTreeSet<String> = std::fs::read_to_string(dir.join("passing.txt")).unwrap().lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect();
+    let filter: Option<Vec<String>> = std::env::var("CUPRITE_PTX_MODULES_FILTER").ok().map(|f| f.split(',').map(String::from).collect());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".ptx").map(String::from))
+        .filter(|n| conf.join(format!("{n}.cu")).exists() && !conf.join(format!("{n}.prebuild")).exists())
+        .filter(|n| filter.as_ref().is_none_or(|f| f.iter().any(|x| n.contains(x.as_str()))))
+        .collect();
+    names.sort();
+    let bin = std::env::temp_dir().join(format!("cuprite-ptx-modules-{}", std::process::id()));
+    std::fs::create_dir_all(&bin).unwrap();
+    let queue = Mutex::new(names.clone());
+    let results = Mutex::new(Vec::new());
+    let jobs = std::env::var("CUPRITE_CONFORMANCE_JOBS").ok().and_then(|v| v.parse().ok()).unwrap_or(2usize);
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let Some(n) = queue.lock().unwrap().pop() else { break };
+                let r = check(&n, &bin);
+                results.lock().unwrap().push((n, r));
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&bin);
+    let mut results = results.into_inner().unwrap();
+    results.sort();
+    let mut report = String::new();
+    let mut regressions = Vec::new();
+    let mut passed = 0;
+    for (n, r) in &results {
+        match r {
+            Ok(()) => {
+                passed += 1;
+                report += &format!("ptx-modules: {n:<32} ok{}\n", if passing.contains(n) { "" } else { " (not yet in passing.txt)" });
+            }
+            Err(why) => {
+                report += &format!("ptx-modules: {n:<32} {} {why}\n", if passing.contains(n) { "FAILED" } else { "not yet:" });
+                if passing.contains(n) {
+                    regressions.push(n.clone());
+                }
+            }
+        }
+    }
+    eprintln!("{report}ptx-modules: {passed} of {} programs run from nvcc's PTX with the expected output", results.len());
+    assert!(regressions.is_empty(), "programs in passing.txt failed: {regressions:?}\n{report}");
+    if filter.is_none() {
+        assert!(passing.len() >= 20, "at least 20 programs are expected to pass");
+    }
+}
