@@ -30,6 +30,8 @@ pub struct Job {
     wanted: AtomicUsize,
     helpers: AtomicUsize,
     fault: Mutex<Option<Fault>>,
+    /// Checking mode's identity of the launch (0: not checked; `sanitize`).
+    pub check_id: u64,
 }
 
 // The raw pointers in `launch` point at the launch's argument copy, alive while the job runs.
@@ -67,6 +69,7 @@ impl Job {
             wanted: AtomicUsize::new(0),
             helpers: AtomicUsize::new(0),
             fault: Mutex::new(None),
+            check_id: 0,
         }
     }
 
@@ -211,6 +214,14 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf) {
         return;
     }
     const UNKNOWN: u32 = u32::MAX;
+    crate::sanitize::enter_run(crate::sanitize::RunContext {
+        launch: job.check_id,
+        shared: shared_ptr as usize,
+        shared_bytes: job.shared_bytes,
+        slots: slots_ptr as usize,
+        slot_bytes: job.slot_bytes,
+        block_dim: job.launch.block_dim,
+    });
     loop {
         if job.abort.load(Ordering::Relaxed) {
             break;

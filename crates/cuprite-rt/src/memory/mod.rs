@@ -8,7 +8,7 @@
 mod heap;
 mod pool;
 
-pub use heap::{device_free, device_malloc, heap_limit, set_heap_limit, DEFAULT_HEAP_LIMIT};
+pub use heap::{device_free, device_malloc, heap_block_containing, heap_limit, set_heap_limit, DEFAULT_HEAP_LIMIT};
 pub use pool::ALIGN;
 
 use crate::error::{self, CudaError};
@@ -156,6 +156,8 @@ pub fn alloc(size: usize, kind: Kind) -> error::Result<*mut c_void> {
     if kind.is_device() {
         t.device_bytes += reserved;
     }
+    drop(t);
+    crate::sanitize::note_alloc(base, size, kind == Kind::Device);
     Ok(base as *mut c_void)
 }
 
@@ -175,6 +177,8 @@ pub fn free(ptr: *mut c_void, accept: impl Fn(Kind) -> bool) -> error::Result<()
         t.device_bytes -= a.reserved;
     }
     release(&mut t.pool, &a);
+    drop(t);
+    crate::sanitize::note_free(a.base);
     Ok(())
 }
 
@@ -223,6 +227,20 @@ pub fn lookup(addr: *const c_void) -> Option<Alloc> {
     } else {
         None
     }
+}
+
+/// The tracked allocations just below and just above `addr` (checking mode's "nearest
+/// allocation").
+pub fn neighbours(addr: usize) -> (Option<Alloc>, Option<Alloc>) {
+    let t = tracker();
+    let below = t.allocs.range(..=addr).next_back().map(|(_, a)| *a);
+    let above = t.allocs.range(addr + 1..).next().map(|(_, a)| *a);
+    (below, above)
+}
+
+/// Every live allocation, by address (checking mode's leak report).
+pub fn live_allocations() -> Vec<Alloc> {
+    tracker().allocs.values().copied().collect()
 }
 
 /// Whether [addr, addr+len) lies within one tracked allocation.
