@@ -10,7 +10,9 @@
 //!
 //! Shared memory is shadowed per block (on the worker running it); global memory per
 //! launch, where accesses from different blocks are never ordered (beyond the GPU tool,
-//! which checks shared memory only). Hazards are grouped by their two sites and
+//! which checks shared memory only); there only hazards involving a read (RAW, WAR) are
+//! reported. Not modelled: ordering by `__threadfence` plus an atomic flag (the "last
+//! block" reduction pattern is reported as a race). Hazards are grouped by their two sites and
 //! reported at the end of the launch, as compute-sanitizer's analysis mode does.
 
 use super::memcheck::Space;
@@ -131,7 +133,10 @@ fn visit(cell: &mut Cell, me: Acc, kind: Access, launch: u64, global: bool) {
             cell.r = Some(me);
         }
         Access::Write => {
-            if let Some(w) = cell.w.filter(|w| me.races_with(w)) {
+            // Unordered writes with no read between are reported in shared memory only:
+            // in global memory, threads storing the same value (a flag, the grid's size)
+            // are a common idiom the checker cannot tell from a bug without the values.
+            if let Some(w) = cell.w.filter(|w| !global && me.races_with(w)) {
                 record(launch, global, Hazard::Waw, w.site, me.site);
             }
             if let Some(r) = cell.r.filter(|r| me.races_with(r)) {
