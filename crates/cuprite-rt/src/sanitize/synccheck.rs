@@ -14,8 +14,8 @@ struct BlockState {
     key: (u64, u32, u32, u32),
     /// Barriers each thread has passed.
     passed: Vec<u32>,
-    /// The site of the k-th barrier, as the first thread to reach it saw it.
-    sites: Vec<(usize, usize, u32)>,
+    /// The site of the k-th barrier, as the first thread to reach it saw it, and that thread.
+    sites: Vec<((usize, usize, u32), u32)>,
     /// The most barriers any thread reached, and the fewest any exited after.
     most_reached: u32,
     fewest_at_exit: Option<(u32, u32, Site)>,
@@ -44,7 +44,7 @@ fn report(b: &mut BlockState, at: &Thread, detail: String) {
     }
     b.reported = true;
     if super::count_error() {
-        line("Barrier error detected. Divergent thread(s) in block");
+        line("Barrier error detected. Divergent thread(s) in block.");
         line(&format!("    at {} in {}", at.site.function(), at.site.place()));
         line(&format!("    {}", at.coords()));
         line(&format!("    {detail}"));
@@ -67,12 +67,21 @@ pub fn barrier(at: &Thread) {
         b.most_reached = b.most_reached.max(k);
         let site = at.site.key();
         match b.sites.get(k as usize - 1) {
-            Some(s) if *s != site => {
-                report(b, at, format!("Threads of the block reached different barriers as their barrier number {k}"));
+            Some(&(s, first)) if s != site => {
+                // As compute-sanitizer: one report per thread at the other barrier, and
+                // the launch fails (the runtime ends a launch whose threads wait at
+                // different barriers).
+                if super::count_error() {
+                    let scope = if first / 32 == t / 32 { "warp" } else { "block" };
+                    line(&format!("Barrier error detected. Divergent thread(s) in {scope}."));
+                    line(&format!("    at {} in {}", at.site.function(), at.site.place()));
+                    line(&format!("    {}", at.coords()));
+                    line("");
+                }
                 return;
             }
             Some(_) => {}
-            None => b.sites.push(site),
+            None => b.sites.push((site, t)),
         }
         if let Some((other, n, exit_site)) = b.fewest_at_exit {
             if n < k {
