@@ -67,6 +67,18 @@ struct Tracker {
     device_bytes: usize,
 }
 
+/// Bumped whenever an allocation goes away, so that checking mode's per-thread cache of
+/// the last allocation it found knows when it may be stale.
+static GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+pub fn generation() -> u64 {
+    GENERATION.load(std::sync::atomic::Ordering::Acquire)
+}
+
+fn bump_generation() {
+    GENERATION.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+}
+
 fn tracker() -> std::sync::MutexGuard<'static, Tracker> {
     static T: OnceLock<Mutex<Tracker>> = OnceLock::new();
     T.get_or_init(|| Mutex::new(Tracker::default())).lock().unwrap_or_else(|p| p.into_inner())
@@ -173,6 +185,7 @@ pub fn free(ptr: *mut c_void, accept: impl Fn(Kind) -> bool) -> error::Result<()
         _ => return Err(error::INVALID_VALUE),
     };
     t.allocs.remove(&a.base);
+    bump_generation();
     if a.kind.is_device() {
         t.device_bytes -= a.reserved;
     }
@@ -201,6 +214,7 @@ pub fn unregister(ptr: *mut c_void) -> error::Result<()> {
     match t.allocs.get(&(ptr as usize)) {
         Some(a) if matches!(a.kind, Kind::Registered(_)) => {
             t.allocs.remove(&(ptr as usize));
+            bump_generation();
             Ok(())
         }
         _ => Err(error::HOST_MEMORY_NOT_REGISTERED),
@@ -259,6 +273,7 @@ pub fn is_device_range(addr: *const c_void, len: usize) -> bool {
 pub fn release_device_allocations() {
     let mut t = tracker();
     t.allocs.retain(|_, a| !a.kind.is_device());
+    bump_generation();
     t.device_bytes = 0;
     t.pool.release_all();
 }

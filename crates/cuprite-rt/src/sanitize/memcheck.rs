@@ -37,7 +37,20 @@ pub fn classify(addr: usize, _len: usize, run: &RunContext) -> Space {
     if on_this_stack(addr) {
         return Space::Local;
     }
+    // Most accesses fall in the allocation the thread touched last: look there first,
+    // without the tracker's lock (valid while no allocation has gone away since).
+    let gen = memory::generation();
+    let hit = LAST.try_with(|c| c.get().into_iter().flatten().find(|h| h.0 == gen && addr >= h.1 && addr < h.1 + h.2)).ok().flatten();
+    if let Some(hit) = hit {
+        return Space::Global { base: hit.1, size: hit.2, kind: Some(hit.3) };
+    }
     if let Some(a) = memory::lookup(addr as *const _) {
+        let _ = LAST.try_with(|c| {
+            let mut v = c.get();
+            v.rotate_right(1);
+            v[0] = Some((gen, a.base, a.size.max(1), a.kind));
+            c.set(v);
+        });
         return Space::Global { base: a.base, size: a.size, kind: Some(a.kind) };
     }
     if let Some(v) = crate::registry::var_containing(addr, 1) {
@@ -50,6 +63,12 @@ pub fn classify(addr: usize, _len: usize, run: &RunContext) -> Space {
         return Space::Static;
     }
     Space::Unknown
+}
+
+thread_local! {
+    /// (allocation generation, base, size, kind) of the last allocations found (kernels
+    /// read and write a few arrays in turn).
+    static LAST: std::cell::Cell<[Option<(u64, usize, usize, Kind)>; 4]> = const { std::cell::Cell::new([None; 4]) };
 }
 
 fn on_this_stack(addr: usize) -> bool {
