@@ -221,6 +221,7 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf) {
         slots: slots_ptr as usize,
         slot_bytes: job.slot_bytes,
         block_dim: job.launch.block_dim,
+        grid_dim: job.launch.grid_dim,
     });
     loop {
         if job.abort.load(Ordering::Relaxed) {

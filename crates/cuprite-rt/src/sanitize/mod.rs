@@ -17,6 +17,7 @@
 //! nothing: nothing here runs unless checked device code calls it or
 //! `CUPRITE_SANITIZE` is set.
 
+mod global_shadow;
 mod initcheck;
 mod memcheck;
 mod racecheck;
@@ -190,6 +191,7 @@ pub struct RunContext {
     pub slots: usize,
     pub slot_bytes: usize,
     pub block_dim: Dim3,
+    pub grid_dim: Dim3,
 }
 
 thread_local! {

@@ -9,9 +9,10 @@
 //! reports those as warnings at most); atomics are never a hazard.
 //!
 //! Shared memory is shadowed per block (on the worker running it); global memory per
-//! launch, where accesses from different blocks are never ordered (beyond the GPU tool,
-//! which checks shared memory only); there only hazards involving a read (RAW, WAR) are
-//! reported. Not modelled: ordering by `__threadfence` plus an atomic flag (the "last
+//! allocation (`global_shadow.rs`: the last write of each word), where accesses from
+//! different blocks of a launch are never ordered (beyond the GPU tool, which checks
+//! shared memory only); there only reads of a word another thread wrote unordered (RAW)
+//! are reported. Not modelled: ordering by `__threadfence` plus an atomic flag (the "last
 //! block" reduction pattern is reported as a race). Hazards are grouped by their two sites and
 //! reported at the end of the launch, as compute-sanitizer's analysis mode does.
 
@@ -108,10 +109,6 @@ fn found() -> MutexGuard<'static, BTreeMap<Key, Found>> {
     F.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
 }
 
-fn global_shadow() -> MutexGuard<'static, HashMap<usize, Cell>> {
-    static G: OnceLock<Mutex<HashMap<usize, Cell>>> = OnceLock::new();
-    G.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// Records a hazard between `read` (or the first write) and `write`, in the reading
 /// order of compute-sanitizer's reports (the read first).
@@ -164,12 +161,26 @@ pub fn access(addr: usize, len: usize, kind: Access, space: &Space, at: &Thread)
                 }
             });
         }
-        Space::Global { .. } => {
-            let epoch = with_block(at, |b| b.epochs.get(tid as usize).copied().unwrap_or(0)).unwrap_or(0);
-            let me = Acc { block, tid, epoch, site: at.site };
-            let mut g = global_shadow();
-            for a in addr..addr + len {
-                visit(g.entry(a).or_default(), me, kind, launch, true);
+        Space::Global { base, size, .. } => {
+            use super::global_shadow as gs;
+            let epoch = with_block(at, |b| b.epochs.get(tid as usize).copied().unwrap_or(0)).unwrap_or(0) & 0xffff;
+            let g = at.run.grid_dim;
+            let me_block = (at.block.x as u64 + at.block.y as u64 * g.x as u64 + at.block.z as u64 * g.x as u64 * g.y as u64) as u32;
+            let lid = launch as u32;
+            match kind {
+                Access::Read => {
+                    for w in gs::writes(base, size, addr, len, lid) {
+                        let ordered = w.block == me_block && (w.tid == tid || w.epoch != epoch || w.tid / 32 == tid / 32);
+                        if !ordered {
+                            record(launch, true, Hazard::Raw, at.site, gs::site(w.site));
+                        }
+                    }
+                }
+                Access::Write => {
+                    let w = gs::Write { launch: lid, block: me_block, tid, epoch, site: gs::site_id(&at.site) };
+                    gs::write(base, size, addr, len, &w);
+                }
+                Access::Atomic => {}
             }
         }
         _ => {}
@@ -185,13 +196,6 @@ pub fn launch_end(launch: u64) {
         let keys: Vec<Key> = f.keys().filter(|k| k.0 == launch).copied().collect();
         keys.into_iter().filter_map(|k| f.remove(&k).map(|v| (k, v))).collect()
     };
-    // The global shadow is per launch: drop this launch's cells.
-    {
-        let mut g = global_shadow();
-        if !g.is_empty() {
-            g.retain(|_, c| c.launch != launch);
-        }
-    }
     for ((_, global, h, _, _), f) in mine {
         let (a, b) = match h {
             Hazard::Raw | Hazard::War => ("Read", "Write"),
