@@ -58,6 +58,11 @@ fn unpack(c: [u64; 2]) -> Write {
     Write { launch: (c[0] >> 32) as u32, block: c[0] as u32, tid: (c[1] >> 48) as u32, epoch: ((c[1] >> 32) & 0xffff) as u32, site: c[1] as u32 }
 }
 
+/// The allocation at `base` was freed.
+pub fn forget(base: usize) {
+    allocations().write().unwrap_or_else(|p| p.into_inner()).remove(&base);
+}
+
 /// Records a write of `[addr, addr + len)` in the allocation at `base`.
 pub fn write(base: usize, size: usize, addr: usize, len: usize, w: &Write) {
     let Some(s) = shadow_of(base, size, true) else { return };

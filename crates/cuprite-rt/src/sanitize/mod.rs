@@ -391,6 +391,9 @@ pub fn note_free(base: usize) {
     if tool_is(Tool::Initcheck) {
         initcheck::free(base);
     }
+    if tool_is(Tool::Racecheck) {
+        global_shadow::forget(base);
+    }
 }
 
 pub fn note_host_write(dst: usize, n: usize) {
