@@ -606,7 +606,14 @@ impl<'m> ModCx<'m> {
             ret: CType::named("void"),
             name: "__cuprite_register".into(),
             params: vec![],
-            body: Some(vec![call("__cuprite_register_module", vec![id("__cuprite_module").addr()]).stmt()]),
+            body: Some({
+                let mut b = Vec::new();
+                if self.opts.checks {
+                    b.push(call("__cuprite_san_module_checked", vec![]).stmt());
+                }
+                b.push(call("__cuprite_register_module", vec![id("__cuprite_module").addr()]).stmt());
+                b
+            }),
         });
     }
 
@@ -651,6 +658,9 @@ impl<'m> ModCx<'m> {
         let warp = regions.has_warp;
         let general_why = if self.opts.line_directives {
             "-G".to_string()
+        } else if self.opts.checks {
+            // Checks name the thread (`__tx`…), which only thread loops have.
+            "checking mode".to_string()
         } else {
             match crate::fission::plan(&f) {
                 Ok(plan) => return self.emit_kernel_fissioned(kid, &f, &regions, &plan, items),
@@ -1616,6 +1626,13 @@ impl<'a, 'm> FnCx<'a, 'm> {
             InstKind::Copy { dst, src, bytes } => {
                 out.push(call("memcpy", vec![self.v(*dst), self.v(*src), lit(format!("{bytes}u"))]).stmt());
             }
+            InstKind::Check(op) => {
+                let e = self.check_call(op, loc);
+                match op {
+                    CheckOp::Access { .. } => self.def(out, Some(need_r()?), e.cast(self.mc.ctype(&rty))),
+                    _ => out.push(e.stmt()),
+                }
+            }
             InstKind::Special(s) => {
                 let e = self.special(*s);
                 let e = if rty == Type::U32 || rty == Type::Void { e } else { e.cast(self.mc.ctype(&rty)) };
@@ -1684,6 +1701,39 @@ impl<'a, 'm> FnCx<'a, 'm> {
         } else {
             self.v(p).cast(want)
         }
+    }
+
+    /// A checking-mode instruction as a call into the runtime's checker
+    /// (`cuprite_abi.h`, "checking mode"): the site (function symbol, file, line) and
+    /// the thread's coordinates go with it.
+    fn check_call(&self, op: &CheckOp, loc: Option<SrcLoc>) -> Expr {
+        let symbol = match &self.f.kind {
+            FunctionKind::Kernel { stub_symbol, .. } => stub_symbol.clone(),
+            FunctionKind::Device => self.f.symbol.clone().unwrap_or_else(|| self.f.name.clone()),
+        };
+        let file = loc
+            .and_then(|l| self.mc.m.files.get(l.file.index()).cloned())
+            .unwrap_or_else(|| self.mc.opts.source_name.clone());
+        let line = loc.map_or(0, |l| l.line);
+        let site = [Expr::Str(symbol.into_bytes()), Expr::Str(file.into_bytes()), lit(format!("{line}u"))];
+        let (name, mut args) = match op {
+            CheckOp::Access { ptr, bytes, align, kind } => {
+                let code = match kind {
+                    AccessKind::Read => 0,
+                    AccessKind::Write => 1,
+                    AccessKind::Atomic => 2,
+                };
+                let p = self.v(*ptr).cast(CType::named("void").ptr());
+                ("__cuprite_san_access", vec![p, lit(format!("{bytes}u")), lit(format!("{align}u")), lit(format!("{code}"))])
+            }
+            CheckOp::Barrier => ("__cuprite_san_event", vec![lit("0")]),
+            CheckOp::WarpSync => ("__cuprite_san_event", vec![lit("1")]),
+            CheckOp::Exit => ("__cuprite_san_event", vec![lit("2")]),
+        };
+        args.extend(site);
+        args.push(self.thread_dim3());
+        args.push(self.block_dim3());
+        call(name, args)
     }
 
     fn special(&self, s: SpecialReg) -> Expr {

@@ -155,6 +155,8 @@ fn check_function(m: &Module, f: &Function, errs: &mut Vec<BackendError>) {
                     }
                 }
                 InstKind::CallBuiltin { args, .. } => uses.extend(args.iter().copied()),
+                InstKind::Check(CheckOp::Access { ptr, .. }) => uses.push(*ptr),
+                InstKind::Check(_) => {}
             }
             for u in &uses {
                 use_v(u, loc, &seen, &mut e);
@@ -424,6 +426,8 @@ pub fn inst_uses(k: &InstKind) -> Vec<ValueId> {
             v.extend(args.iter().copied());
             v
         }
+        InstKind::Check(CheckOp::Access { ptr, .. }) => vec![*ptr],
+        InstKind::Check(_) => vec![],
     }
 }
 
@@ -462,6 +466,8 @@ pub(crate) fn map_inst(k: &InstKind, v: &dyn Fn(ValueId) -> ValueId, l: &dyn Fn(
         CallIndirect { callee, args } => CallIndirect { callee: v(*callee), args: args.iter().map(|a| v(*a)).collect() },
         FuncAddr(f) => FuncAddr(*f),
         CallBuiltin { builtin, args } => CallBuiltin { builtin: builtin.clone(), args: args.iter().map(|a| v(*a)).collect() },
+        Check(CheckOp::Access { ptr, bytes, align, kind }) => Check(CheckOp::Access { ptr: v(*ptr), bytes: *bytes, align: *align, kind: *kind }),
+        Check(op) => Check(op.clone()),
     }
 }
 

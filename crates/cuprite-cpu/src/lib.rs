@@ -48,6 +48,9 @@ pub struct EmitOptions {
     pub line_directives: bool,
     /// The user's source file, for messages and the module table.
     pub source_name: String,
+    /// Checking mode (`--sanitize`): instrument the module (`cuprite_ir::instrument`) and
+    /// run every kernel in the general form, whose thread loops name the thread.
+    pub checks: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -106,6 +109,13 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> Result<Emitted, Vec<BackendE
     // functions holding them are inlined into their kernels like barrier functions.
     let stepped = lockstep::insert_warp_steps(module);
     let module = stepped.as_ref().unwrap_or(module);
+    // Checks go in after the lock-step points, which read the accesses unchecked.
+    let checked = opts.checks.then(|| {
+        let mut m = module.clone();
+        cuprite_ir::instrument::instrument(&mut m);
+        m
+    });
+    let module = checked.as_ref().unwrap_or(module);
     let bset = inline::barrier_functions(module);
     let errs = inline::check_barrier_calls(module, &bset);
     if !errs.is_empty() {

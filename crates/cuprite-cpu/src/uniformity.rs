@@ -332,7 +332,8 @@ fn inst_is_varying(k: &InstKind, u: &Uniformity) -> bool {
         | InstKind::Load { .. }
         | InstKind::Call { .. }
         | InstKind::CallIndirect { .. }
-        | InstKind::CallBuiltin { .. } => true,
+        | InstKind::CallBuiltin { .. }
+        | InstKind::Check(_) => true,
         InstKind::StoreLocal(..) | InstKind::Store { .. } | InstKind::Copy { .. } => true,
     }
 }

@@ -97,7 +97,7 @@ fn intrinsic_values() {
 }
 
 fn opts() -> EmitOptions {
-    EmitOptions { line_directives: false, source_name: "t.cu".into() }
+    EmitOptions { line_directives: false, source_name: "t.cu".into(), checks: false }
 }
 
 #[test]
@@ -180,7 +180,7 @@ fn line_directives_and_shape() {
     k.f.blocks[0].insts[1].loc = Some(SrcLoc { file: FileId(0), line: 42, col: 3 });
     k.ret(None);
     add_function(&mut m, k.finish());
-    let src = emit_c(&m, &EmitOptions { line_directives: true, source_name: "dir/app.cu".into() }).unwrap();
+    let src = emit_c(&m, &EmitOptions { line_directives: true, source_name: "dir/app.cu".into(), checks: false }).unwrap();
     assert!(src.contains("#line 42 \"dir/app.cu\""));
     assert!(src.contains("1 region(s)"));
     assert!(!src.contains("__alive"));

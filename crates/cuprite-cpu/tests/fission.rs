@@ -94,7 +94,7 @@ fn thread_loops(c: &str) -> Vec<(usize, String)> {
 #[test]
 fn tiled_sgemm_thread_loops_are_innermost_and_vectorised() {
     let m = lower(SGEMM);
-    let c = emit_c(&m, &EmitOptions { line_directives: false, source_name: "sgemm.cu".into() }).unwrap();
+    let c = emit_c(&m, &EmitOptions { line_directives: false, source_name: "sgemm.cu".into(), checks: false }).unwrap();
     let loops = thread_loops(&c);
     assert!(!loops.is_empty());
     for (_, body) in &loops {

@@ -32,6 +32,8 @@ impl InstKind {
                 v.extend(args.iter_mut());
                 v
             }
+            InstKind::Check(CheckOp::Access { ptr, .. }) => vec![ptr],
+            InstKind::Check(CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit) => vec![],
         }
     }
 }

@@ -18,6 +18,7 @@
 
 pub mod block_local;
 pub mod dom;
+pub mod instrument;
 pub mod link;
 pub mod math;
 pub mod print;
@@ -519,6 +520,45 @@ pub enum InstKind {
     /// The address of a device function (for function pointers).
     FuncAddr(FuncId),
     CallBuiltin { builtin: Builtin, args: Vec<ValueId> },
+    /// Checking-only (`instrument.rs`, `cuprite run --sanitize`): front-ends never make it,
+    /// only the instrumentation pass does, and a back-end that does not implement checking
+    /// mode refuses it.
+    Check(CheckOp),
+}
+
+/// What the instrumentation pass asks the checker (see `instrument.rs`). Each reports
+/// with the instruction's `loc` and the running thread's coordinates.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum CheckOp {
+    /// An access of `bytes` bytes through `ptr`, whose type must be aligned to `align`.
+    /// The result (the pointer's type) is the pointer to access through: `ptr` itself, or,
+    /// when the access is invalid, a scratch area of the checker's so that the thread goes
+    /// on (as compute-sanitizer lets it) without touching memory it must not.
+    Access { ptr: ValueId, bytes: u64, align: u64, kind: AccessKind },
+    /// The thread arrives at a block-wide barrier (placed just before the terminator).
+    Barrier,
+    /// The thread arrives at a warp collective or `__syncwarp` (just before it).
+    WarpSync,
+    /// The thread leaves its kernel (just before a kernel's `return`).
+    Exit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum AccessKind {
+    Read,
+    Write,
+    /// A read-modify-write by an atomic: never a race with another atomic.
+    Atomic,
+}
+
+impl AccessKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -466,6 +466,12 @@ impl Printer<'_> {
                 values(out, args)?;
                 out.write_char(')')
             }
+            InstKind::Check(op) => match op {
+                CheckOp::Access { ptr, bytes, align, kind } => write!(out, "check.access {} %{}, bytes {bytes}, align {align}", kind.name(), ptr.0),
+                CheckOp::Barrier => out.write_str("check.barrier"),
+                CheckOp::WarpSync => out.write_str("check.warp_sync"),
+                CheckOp::Exit => out.write_str("check.exit"),
+            },
         }
     }
 

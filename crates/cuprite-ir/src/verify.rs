@@ -295,6 +295,7 @@ fn verify_inst(cx: &mut Cx, inst: &Inst, rt: Option<&Type>) {
     let needs_result = !matches!(
         inst.kind,
         InstKind::StoreLocal(..) | InstKind::Store { .. } | InstKind::Copy { .. } | InstKind::Call { .. } | InstKind::CallIndirect { .. } | InstKind::CallBuiltin { .. }
+            | InstKind::Check(CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit)
     );
     if needs_result && rt.is_none() {
         cx.err("instruction has no result value".into());
@@ -447,6 +448,23 @@ fn verify_inst(cx: &mut Cx, inst: &Inst, rt: Option<&Type>) {
         InstKind::Copy { dst, src, .. } => {
             cx.use_(*dst);
             cx.use_(*src);
+        }
+        InstKind::Check(CheckOp::Access { ptr, bytes, align, .. }) => {
+            let t = cx.use_(*ptr);
+            if let Some(t) = &t {
+                if !matches!(t, Type::Ptr(_)) {
+                    cx.err(format!("checked access through {t}"));
+                }
+                cx.expect("checked pointer", rt, t);
+            }
+            if *bytes == 0 || !align.is_power_of_two() {
+                cx.err(format!("checked access of {bytes} bytes aligned to {align}"));
+            }
+        }
+        InstKind::Check(CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit) => {
+            if rt.is_some() {
+                cx.err("a check event defines a value".into());
+            }
         }
         InstKind::Special(r) => {
             let want = if *r == SpecialReg::WarpSize || *r == SpecialReg::LaneId { None } else { Some(Type::U32) };

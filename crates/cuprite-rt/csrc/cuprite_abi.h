@@ -149,6 +149,21 @@ void __cuprite_device_free(void *ptr);
  * reports and enforces that capability's limits (default 90; CUPRITE_ARCH overrides). */
 void __cuprite_set_target_arch(unsigned int sm);
 
+/* Checking mode (additive; only device code built with --sanitize calls these; see
+ * cuprite_ir::instrument and crates/cuprite-rt/src/sanitize/). Each call names its site:
+ * the function's (mangled) symbol, the source file and line, and the running thread.
+ *
+ * __cuprite_san_access: an access of `bytes` bytes at `ptr` (kind 0 read, 1 write,
+ * 2 atomic) whose type is aligned to `align`. Returns the pointer to access through:
+ * `ptr`, or a scratch area when the access is invalid (the thread goes on). */
+void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, const char *symbol,
+                           const char *file, unsigned line, cuprite_dim3 thread, cuprite_dim3 block);
+/* A thread event: 0 arrives at __syncthreads, 1 at a warp collective, 2 leaves the kernel. */
+void __cuprite_san_event(int event, const char *symbol, const char *file, unsigned line,
+                         cuprite_dim3 thread, cuprite_dim3 block);
+/* Called from the constructor of a checked device object, before it registers. */
+void __cuprite_san_module_checked(void);
+
 /* ---- host side: provided by the runtime, called by rewritten host code ------------- */
 
 /* The launch stub of every kernel: takes the configuration pushed by

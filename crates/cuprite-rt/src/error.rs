@@ -123,6 +123,7 @@ pub fn api(f: impl FnOnce() -> Result<()>) -> CudaError {
         Ok(()) => SUCCESS,
         Err(e) => {
             set_last(e);
+            crate::sanitize::api_error(e);
             e
         }
     }

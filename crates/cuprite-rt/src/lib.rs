@@ -25,6 +25,7 @@ pub mod printf;
 pub mod props;
 pub mod queue;
 pub mod registry;
+pub mod sanitize;
 pub mod stream;
 pub mod texture;
 pub mod workers;

@@ -32,6 +32,8 @@ pub struct Job {
     fault: Mutex<Option<Fault>>,
     /// The priority of the stream that launched it (lower is more urgent, as in CUDA).
     pub priority: i32,
+    /// Checking mode's identity of the launch (0: not checked; `sanitize`).
+    pub check_id: u64,
 }
 
 thread_local! {
@@ -80,6 +82,7 @@ impl Job {
             helpers: AtomicUsize::new(0),
             fault: Mutex::new(None),
             priority: PRIORITY.with(|c| c.get()),
+            check_id: 0,
         }
     }
 
@@ -245,6 +248,15 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
         return;
     }
     const UNKNOWN: u32 = u32::MAX;
+    crate::sanitize::enter_run(crate::sanitize::RunContext {
+        launch: job.check_id,
+        shared: shared_ptr as usize,
+        shared_bytes: job.shared_bytes,
+        slots: slots_ptr as usize,
+        slot_bytes: job.slot_bytes,
+        block_dim: job.launch.block_dim,
+        grid_dim: job.launch.grid_dim,
+    });
     loop {
         if job.abort.load(Ordering::Relaxed) {
             break;

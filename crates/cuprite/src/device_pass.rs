@@ -217,7 +217,11 @@ fn demangled_base(symbol: &str) -> Option<String> {
 /// The generated file also tells the runtime which compute capability `-arch` selected,
 /// so that the device reports and enforces its limits.
 pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<String, String> {
-    let emit_opts = cuprite_cpu::EmitOptions { line_directives: opts.device_debug, source_name: input.display().to_string() };
+    let emit_opts = cuprite_cpu::EmitOptions {
+        line_directives: opts.device_debug,
+        source_name: input.display().to_string(),
+        checks: opts.sanitize.is_some(),
+    };
     let arch_ctor = format!(
         "\n__attribute__((constructor)) static void __cuprite_select_arch(void) {{ __cuprite_set_target_arch({arch}u); }}\n"
     );

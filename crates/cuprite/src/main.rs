@@ -32,6 +32,9 @@ fn main() -> ExitCode {
             }
         };
     }
+    if !as_nvcc && args.first().map(String::as_str) == Some("sanitize") {
+        return sanitize_main(&args[1..], tool);
+    }
     let run_mode = !as_nvcc && args.first().map(String::as_str) == Some("run");
     if run_mode {
         args.remove(0);
@@ -51,9 +54,40 @@ fn main() -> ExitCode {
             }
         }
     }
+    // `--sanitize[=TOOL]`, `--leak-check`: Cuprite's, not nvcc's (not under that name).
+    let sanitize = if as_nvcc {
+        None
+    } else {
+        match cli::sanitize::take_build_flags(&mut args) {
+            Ok(s) => s,
+            Err(e) => return fail(tool, &e),
+        }
+    };
     // Deep programs (long expressions, deep template recursion) must not depend on the
     // main thread's stack; a panic becomes an internal compiler error, not a backtrace.
-    ice::run_guarded(tool, move || cli_main(&args, run_mode, tool))
+    ice::run_guarded(tool, move || cli_main(&args, run_mode, sanitize, tool))
+}
+
+/// `cuprite sanitize [options] PROGRAM [args]`: runs a program under the checker; a
+/// `.cu` file is built checked first (as `cuprite run --sanitize`).
+fn sanitize_main(args: &[String], tool: &'static str) -> ExitCode {
+    let cmd = match cli::sanitize::parse_sanitize(args) {
+        Ok(c) => c,
+        Err(e) => return fail(tool, &e),
+    };
+    if cmd.program.extension().is_some_and(|e| e == "cu") {
+        let mut build_args = vec![cmd.program.display().to_string()];
+        if !cmd.args.is_empty() {
+            build_args.push("--".into());
+            build_args.extend(cmd.args.iter().cloned());
+        }
+        let settings = Some(cmd.settings);
+        return ice::run_guarded(tool, move || cli_main(&build_args, true, settings, tool));
+    }
+    match run_program(&cmd.program, &cmd.args, &cmd.settings.env()) {
+        Ok(code) => code,
+        Err(msg) => fail(tool, &msg),
+    }
 }
 
 /// Prints `TOOL fatal   : msg` (nvcc's form; TOOL is `nvcc` under that name) and fails.
@@ -64,11 +98,12 @@ fn fail(tool: &str, msg: &str) -> ExitCode {
     ExitCode::from(1)
 }
 
-fn cli_main(args: &[String], run_mode: bool, tool: &str) -> ExitCode {
-    let opts = match Options::parse(args) {
+fn cli_main(args: &[String], run_mode: bool, sanitize: Option<cli::sanitize::Settings>, tool: &str) -> ExitCode {
+    let mut opts = match Options::parse(args) {
         Ok(o) => o,
         Err(e) => return fail(tool, &e),
     };
+    opts.sanitize = sanitize;
     if opts.help {
         cli::print_help();
         return ExitCode::SUCCESS;
@@ -172,7 +207,7 @@ fn drive(opts: &Options, run_mode: bool, args: &[String]) -> Result<ExitCode, St
     if let Some(hit) = cache_key.as_deref().and_then(build_cache::lookup) {
         if let Some(program) = run_mode.then(|| hit.product(0)).flatten().filter(|_| opts.output.is_none()) {
             hit.replay_diagnostics();
-            return run_program(&program, &program_args(opts));
+            return run_program(&program, &program_args(opts), &sanitizer_env(opts));
         }
         hit.restore()?;
         let output = opts.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
@@ -196,9 +231,14 @@ fn drive(opts: &Options, run_mode: bool, args: &[String]) -> Result<ExitCode, St
 /// Runs the program after a build when `cuprite run` or `--run` asks for it.
 fn finish(opts: &Options, run_mode: bool, output: &Path) -> Result<ExitCode, String> {
     if run_mode || opts.run {
-        return run_program(output, &program_args(opts));
+        return run_program(output, &program_args(opts), &sanitizer_env(opts));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The environment that selects checking mode's tool when `--sanitize` asked for one.
+fn sanitizer_env(opts: &Options) -> Vec<(String, String)> {
+    opts.sanitize.as_ref().map(|s| s.env()).unwrap_or_default()
 }
 
 fn program_args(opts: &Options) -> Vec<String> {
@@ -356,7 +396,7 @@ fn write_module_images(build: &Build, ext: &str) -> Result<(), String> {
 }
 
 /// Runs the built program with the user's arguments; its output and exit code are ours.
-fn run_program(program: &Path, args: &[String]) -> Result<ExitCode, String> {
+fn run_program(program: &Path, args: &[String], env: &[(String, String)]) -> Result<ExitCode, String> {
     let program = if program.is_relative() && program.parent() == Some(Path::new("")) {
         Path::new(".").join(program)
     } else {
@@ -364,6 +404,7 @@ fn run_program(program: &Path, args: &[String]) -> Result<ExitCode, String> {
     };
     let status = std::process::Command::new(&program)
         .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .status()
         .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
     if let Some(code) = status.code() {

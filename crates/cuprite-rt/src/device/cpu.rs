@@ -79,7 +79,10 @@ impl Device for CpuDevice {
             return Ok(());
         }
         match unsafe { abi::cuprite_guarded_memcpy(dst, src, n) } {
-            0 => Ok(()),
+            0 => {
+                crate::sanitize::note_host_write(dst as usize, n);
+                Ok(())
+            }
             e => Err(e),
         }
     }
@@ -88,7 +91,10 @@ impl Device for CpuDevice {
             return Ok(());
         }
         match unsafe { abi::cuprite_guarded_memset(dst, value, n) } {
-            0 => Ok(()),
+            0 => {
+                crate::sanitize::note_host_write(dst as usize, n);
+                Ok(())
+            }
             e => Err(e),
         }
     }
@@ -103,10 +109,13 @@ impl Device for CpuDevice {
         let shared = abi::dynamic_shared_offset(l.kernel.static_shared_bytes) as usize + l.dynamic_shared;
         let slots = (l.kernel.slot_bytes_per_thread as usize).saturating_mul(l.block.count() as usize);
         let pool = workers::pool();
-        let job = Arc::new(Job::new(entry, launch, shared, slots, pool.workers));
+        let mut job = Job::new(entry, launch, shared, slots, pool.workers);
+        job.check_id = crate::sanitize::launch_begin();
+        let job = Arc::new(job);
         pool.run(job.clone());
+        let checked = crate::sanitize::launch_end(job.check_id);
         match job.take_fault() {
-            None => Ok(()),
+            None => checked.map_or(Ok(()), Err),
             Some(f) => {
                 if f.info.kind != abi::FAULT_ASSERT {
                     eprintln!("{}", describe_fault(&l.kernel.name, l.block, &f));

@@ -408,6 +408,7 @@ fn fill<const W: usize>(dst: DPtr, pitch: usize, value: [u8; W], width: usize, h
         for x in 0..width {
             unsafe { r.add(x).write_unaligned(value) };
         }
+        crate::sanitize::note_host_write(r as usize, width * W);
     }
     Ok(())
 }

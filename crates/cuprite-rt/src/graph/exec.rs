@@ -196,6 +196,7 @@ pub fn set_elements(dst: *mut c_void, pitch: usize, value: u32, elem: usize, wid
             2 => (0..width).for_each(|i| unsafe { (base.add(2 * i) as *mut u16).write_unaligned(value as u16) }),
             _ => (0..width).for_each(|i| unsafe { (base.add(4 * i) as *mut u32).write_unaligned(value) }),
         }
+        crate::sanitize::note_host_write(base as usize, width * elem.clamp(1, 4));
     }
 }
 

@@ -8,7 +8,7 @@ pub const DEFAULT_HEAP_LIMIT: usize = 8 * 1024 * 1024;
 struct Heap {
     used: usize,
     limit: usize,
-    blocks: std::collections::HashMap<usize, usize>,
+    blocks: std::collections::BTreeMap<usize, usize>,
 }
 
 fn heap() -> std::sync::MutexGuard<'static, Heap> {
@@ -50,4 +50,11 @@ pub fn device_free(p: *mut c_void) {
         h.used -= sz;
         unsafe { libc::free(p) };
     }
+}
+
+/// The device-heap block containing `addr`: (base, size rounded to 16), for checking mode.
+pub fn heap_block_containing(addr: usize) -> Option<(usize, usize)> {
+    let h = heap();
+    let (&base, &size) = h.blocks.range(..=addr).next_back()?;
+    (addr < base + size).then_some((base, size))
 }

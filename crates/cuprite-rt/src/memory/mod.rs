@@ -11,7 +11,7 @@ mod pool;
 /// The pool's chunk size (`ipc.rs` shares memory in whole chunks).
 pub use pool::CHUNK;
 
-pub use heap::{device_free, device_malloc, heap_limit, set_heap_limit, DEFAULT_HEAP_LIMIT};
+pub use heap::{device_free, device_malloc, heap_block_containing, heap_limit, set_heap_limit, DEFAULT_HEAP_LIMIT};
 pub use pool::ALIGN;
 
 use crate::error::{self, CudaError};
@@ -70,6 +70,18 @@ struct Tracker {
     pool: Pool,
     /// Bytes of live device allocations, as reserved (cudaMemGetInfo).
     device_bytes: usize,
+}
+
+/// Bumped whenever an allocation goes away, so that checking mode's per-thread cache of
+/// the last allocation it found knows when it may be stale.
+static GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+pub fn generation() -> u64 {
+    GENERATION.load(std::sync::atomic::Ordering::Acquire)
+}
+
+fn bump_generation() {
+    GENERATION.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
 }
 
 fn tracker() -> std::sync::MutexGuard<'static, Tracker> {
@@ -188,6 +200,8 @@ pub fn alloc(size: usize, kind: Kind) -> error::Result<*mut c_void> {
     if kind.is_device() {
         t.device_bytes += reserved;
     }
+    drop(t);
+    crate::sanitize::note_alloc(base, size, kind == Kind::Device);
     Ok(base as *mut c_void)
 }
 
@@ -203,10 +217,13 @@ pub fn free(ptr: *mut c_void, accept: impl Fn(Kind) -> bool) -> error::Result<()
         _ => return Err(error::INVALID_VALUE),
     };
     t.allocs.remove(&a.base);
+    bump_generation();
     if a.kind.is_device() {
         t.device_bytes -= a.reserved;
     }
     release(&mut t.pool, &a);
+    drop(t);
+    crate::sanitize::note_free(a.base);
     Ok(())
 }
 
@@ -229,6 +246,7 @@ pub fn unregister(ptr: *mut c_void) -> error::Result<()> {
     match t.allocs.get(&(ptr as usize)) {
         Some(a) if matches!(a.kind, Kind::Registered(_)) => {
             t.allocs.remove(&(ptr as usize));
+            bump_generation();
             Ok(())
         }
         _ => Err(error::HOST_MEMORY_NOT_REGISTERED),
@@ -257,6 +275,20 @@ pub fn lookup(addr: *const c_void) -> Option<Alloc> {
     }
 }
 
+/// The tracked allocations just below and just above `addr` (checking mode's "nearest
+/// allocation").
+pub fn neighbours(addr: usize) -> (Option<Alloc>, Option<Alloc>) {
+    let t = tracker();
+    let below = t.allocs.range(..=addr).next_back().map(|(_, a)| *a);
+    let above = t.allocs.range(addr + 1..).next().map(|(_, a)| *a);
+    (below, above)
+}
+
+/// Every live allocation, by address (checking mode's leak report).
+pub fn live_allocations() -> Vec<Alloc> {
+    tracker().allocs.values().copied().collect()
+}
+
 /// Whether [addr, addr+len) lies within one tracked allocation.
 pub fn range_is_tracked(addr: *const c_void, len: usize) -> bool {
     let t = tracker();
@@ -273,6 +305,7 @@ pub fn is_device_range(addr: *const c_void, len: usize) -> bool {
 pub fn release_device_allocations() {
     let mut t = tracker();
     t.allocs.retain(|_, a| !a.kind.is_device());
+    bump_generation();
     t.device_bytes = 0;
     t.pool.release_all();
 }

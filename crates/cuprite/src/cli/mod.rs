@@ -18,6 +18,7 @@
 
 mod help;
 mod parse;
+pub mod sanitize;
 mod table;
 
 pub use help::{print_help, print_list_gpu_arch, print_list_gpu_code};
@@ -128,6 +129,9 @@ pub struct Options {
     pub inputs: Vec<PathBuf>,
     /// Arguments for the program (`cuprite run file.cu -- args`).
     pub program_args: Vec<String>,
+    /// `--sanitize[=TOOL]` (not nvcc's): device code is built checked, and `cuprite run`
+    /// runs the program under the checker (`sanitize.rs`).
+    pub sanitize: Option<sanitize::Settings>,
 }
 
 impl Options {

@@ -1,0 +1,166 @@
+//! Checking mode's instrumentation pass (`cuprite run --sanitize`, `cuprite sanitize`).
+//!
+//! It rewrites a module so that every memory access through a pointer asks the checker
+//! first, and every barrier, warp collective and kernel exit tells it, with
+//! `InstKind::Check` instructions (checking-only: front-ends never make them; the CPU
+//! back-end prints them as calls into the runtime's checker; other back-ends refuse
+//! them). Which tool runs (memcheck, racecheck, synccheck, initcheck) is the runtime's
+//! choice: one checked build serves all four.
+//!
+//! - `Load`, `Store`, `Copy` and atomics get a `CheckOp::Access` just before them, and
+//!   then access through the pointer it returns (the checker hands back a scratch area
+//!   for an invalid access, so that the thread goes on as under compute-sanitizer).
+//! - `Terminator::Barrier` gets `CheckOp::Barrier`, `Terminator::Warp` `CheckOp::WarpSync`,
+//!   and a kernel's `Terminator::Return` `CheckOp::Exit`, each as the block's last
+//!   instruction, located at the terminator.
+//!
+//! Not checked (yet): device-side `memcpy`/`memset` (their sizes are run-time values),
+//! accesses inside runtime services (printf, textures).
+
+use crate::*;
+
+/// Instruments every function of the module that has a body.
+pub fn instrument(m: &mut Module) {
+    let mut functions = std::mem::take(&mut m.functions);
+    {
+        let shape: &Module = m;
+        let layouts = |ty: &Type| shape.layout(ty);
+        for f in &mut functions {
+            instrument_function(f, &layouts);
+        }
+    }
+    m.functions = functions;
+}
+
+/// The access a memory instruction makes: (pointer operand index, bytes, align, kind).
+fn access_of(f: &Function, inst: &Inst, layout: &dyn Fn(&Type) -> (u64, u64)) -> Vec<(ValueId, u64, u64, AccessKind)> {
+    let pointee = |p: ValueId| match f.value_type(p) {
+        Type::Ptr(t) if **t != Type::Void => Some(layout(t)),
+        _ => None,
+    };
+    match &inst.kind {
+        InstKind::Load { ptr, .. } => match inst.result {
+            Some(r) => {
+                let (s, a) = layout(f.value_type(r));
+                vec![(*ptr, s, a, AccessKind::Read)]
+            }
+            None => vec![],
+        },
+        InstKind::Store { ptr, value, .. } => {
+            let (s, a) = layout(f.value_type(*value));
+            vec![(*ptr, s, a, AccessKind::Write)]
+        }
+        InstKind::Copy { dst, src, bytes } if *bytes > 0 => {
+            let align = |p: ValueId| pointee(p).map_or(1, |(_, a)| a);
+            vec![(*src, *bytes, align(*src), AccessKind::Read), (*dst, *bytes, align(*dst), AccessKind::Write)]
+        }
+        InstKind::CallBuiltin { builtin: Builtin::Atomic { .. }, args } => match (inst.result, args.first()) {
+            (Some(r), Some(p)) => {
+                let (s, a) = layout(f.value_type(r));
+                vec![(*p, s, a, AccessKind::Atomic)]
+            }
+            _ => vec![],
+        },
+        _ => vec![],
+    }
+}
+
+fn replace_operand(kind: &mut InstKind, old: ValueId, new: ValueId, which: AccessKind) {
+    match kind {
+        InstKind::Load { ptr, .. } | InstKind::Store { ptr, .. } => *ptr = new,
+        InstKind::Copy { dst, src, .. } => {
+            if which == AccessKind::Write && *dst == old {
+                *dst = new;
+            } else if *src == old {
+                *src = new;
+            }
+        }
+        InstKind::CallBuiltin { args, .. } => args[0] = new,
+        _ => {}
+    }
+}
+
+fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64)) {
+    let is_kernel = matches!(f.kind, FunctionKind::Kernel { .. });
+    for b in 0..f.blocks.len() {
+        let insts = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(insts.len() * 2);
+        for mut inst in insts {
+            for (ptr, bytes, align, kind) in access_of(f, &inst, layout) {
+                let checked = ValueId(f.values.len() as u32);
+                f.values.push(f.value_type(ptr).clone());
+                out.push(Inst {
+                    result: Some(checked),
+                    kind: InstKind::Check(CheckOp::Access { ptr, bytes: bytes.max(1), align: align.max(1).next_power_of_two(), kind }),
+                    loc: inst.loc,
+                });
+                replace_operand(&mut inst.kind, ptr, checked, kind);
+            }
+            out.push(inst);
+        }
+        let block = &mut f.blocks[b];
+        let event = match &block.term {
+            Terminator::Barrier { .. } => Some(CheckOp::Barrier),
+            Terminator::Warp { op, .. } if *op != WarpOp::Lockstep => Some(CheckOp::WarpSync),
+            Terminator::Return(_) if is_kernel => Some(CheckOp::Exit),
+            _ => None,
+        };
+        if let Some(op) = event {
+            out.push(Inst { result: None, kind: InstKind::Check(op), loc: block.term_loc });
+        }
+        block.insts = out;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel_storing_through_param() -> Module {
+        let f = Function {
+            name: "k".into(),
+            symbol: Some("_Z1kPi".into()),
+            kind: FunctionKind::Kernel { stub_symbol: "_Z1kPi".into(), max_threads: None, min_blocks: None },
+            inline: InlineHint::None,
+            params: vec![LocalId(0)],
+            ret: Type::Void,
+            locals: vec![Local { name: "p".into(), ty: Type::I32.ptr_to(), align: None }],
+            values: vec![Type::I32.ptr_to(), Type::I32, Type::I32.ptr_to()],
+            blocks: vec![
+                Block {
+                    insts: vec![
+                        Inst { result: Some(ValueId(0)), kind: InstKind::LoadLocal(LocalId(0)), loc: None },
+                        Inst { result: Some(ValueId(1)), kind: InstKind::Load { ptr: ValueId(0), volatile: false }, loc: None },
+                    ],
+                    term: Terminator::Barrier { kind: BarrierKind::Sync, pred: None, result: None, next: BlockId(1) },
+                    term_loc: None,
+                },
+                Block {
+                    insts: vec![
+                        Inst { result: Some(ValueId(2)), kind: InstKind::LoadLocal(LocalId(0)), loc: None },
+                        Inst { result: None, kind: InstKind::Store { ptr: ValueId(0), value: ValueId(1), volatile: false }, loc: None },
+                    ],
+                    term: Terminator::Return(None),
+                    term_loc: None,
+                },
+            ],
+            loc: None,
+        };
+        Module { functions: vec![f], ..Module::default() }
+    }
+
+    #[test]
+    fn accesses_go_through_checks_and_events_precede_terminators() {
+        let mut m = kernel_storing_through_param();
+        instrument(&mut m);
+        let text = m.to_string();
+        assert!(text.contains("check.access read %0, bytes 4, align 4"), "{text}");
+        assert!(text.contains("check.access write %0, bytes 4, align 4"), "{text}");
+        assert!(text.contains("check.barrier"), "{text}");
+        assert!(text.contains("check.exit"), "{text}");
+        let f = &m.functions[0];
+        // The load now reads through the checked pointer.
+        assert!(matches!(f.blocks[0].insts[2].kind, InstKind::Load { ptr: ValueId(3), .. }));
+        assert!(crate::verify::verify(&m).is_ok(), "{:?}", crate::verify::verify(&m));
+    }
+}

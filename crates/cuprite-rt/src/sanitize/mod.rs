@@ -1,0 +1,403 @@
+//! Checking mode: compute-sanitizer's four tools on the CPU device.
+//!
+//! Device code built with `--sanitize` (`cuprite_ir::instrument`) calls
+//! `__cuprite_san_access` before every access through a pointer and `__cuprite_san_event`
+//! at barriers, warp collectives and kernel exits. The tool is chosen when the program
+//! runs (`CUPRITE_SANITIZE=memcheck|racecheck|synccheck|initcheck`, set by `cuprite
+//! sanitize` / `cuprite run --sanitize`; a checked program run directly uses memcheck):
+//! - `memcheck.rs`: which memory an address is (allocation, shared window, local,
+//!   static data), out-of-bounds and misaligned accesses, leaks at exit;
+//! - `initcheck.rs`: a shadow byte per byte of each `cudaMalloc` allocation;
+//! - `racecheck.rs`: per-byte shadows of the last writer and reader, ordered by barrier
+//!   intervals, for shared memory (per block) and global memory (per launch);
+//! - `synccheck.rs`: how many barriers each thread of a block passed before it exited.
+//!
+//! Reports follow compute-sanitizer's layout (`report.rs`) on stdout; the summary and
+//! `--error-exitcode` come from an `atexit` handler. Programs without checks pay
+//! nothing: nothing here runs unless checked device code calls it or
+//! `CUPRITE_SANITIZE` is set.
+
+mod global_shadow;
+mod initcheck;
+mod memcheck;
+mod racecheck;
+pub mod report;
+mod synccheck;
+
+use crate::abi::Dim3;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Memcheck,
+    Racecheck,
+    Synccheck,
+    Initcheck,
+}
+
+pub struct Config {
+    pub tool: Tool,
+    pub leak_check: bool,
+    pub error_exitcode: Option<i32>,
+    /// compute-sanitizer's `--print-limit` default.
+    pub print_limit: u64,
+}
+
+static CHECKED_MODULE: AtomicBool = AtomicBool::new(false);
+
+fn env_config() -> Option<Config> {
+    let tool = match std::env::var("CUPRITE_SANITIZE").ok()?.as_str() {
+        "racecheck" => Tool::Racecheck,
+        "synccheck" => Tool::Synccheck,
+        "initcheck" => Tool::Initcheck,
+        _ => Tool::Memcheck,
+    };
+    Some(Config {
+        tool,
+        leak_check: std::env::var("CUPRITE_SANITIZE_LEAK_CHECK").is_ok_and(|v| v == "full"),
+        error_exitcode: std::env::var("CUPRITE_SANITIZE_ERROR_EXITCODE").ok().and_then(|v| v.parse().ok()),
+        print_limit: 100,
+    })
+}
+
+/// The checker's settings, when checking is on (asked by the environment, or a checked
+/// module was loaded); decided once.
+pub fn config() -> Option<&'static Config> {
+    static C: OnceLock<Option<Config>> = OnceLock::new();
+    C.get_or_init(|| {
+        let c = env_config().or_else(|| {
+            CHECKED_MODULE.load(Ordering::Relaxed).then_some(Config { tool: Tool::Memcheck, leak_check: false, error_exitcode: None, print_limit: 100 })
+        })?;
+        start(&c);
+        Some(c)
+    })
+    .as_ref()
+}
+
+pub fn active() -> bool {
+    config().is_some()
+}
+
+fn tool_is(t: Tool) -> bool {
+    config().is_some_and(|c| c.tool == t)
+}
+
+/// The banner, and the summary at exit.
+fn start(_c: &Config) {
+    report::line("COMPUTE-SANITIZER");
+    extern "C" fn at_exit() {
+        finish();
+    }
+    unsafe {
+        libc::atexit(at_exit);
+    }
+}
+
+/// Errors counted for the summary (compute-sanitizer counts API errors and leaks too).
+static ERRORS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts an error; whether it is still to be printed (`--print-limit`).
+fn count_error() -> bool {
+    let n = ERRORS.fetch_add(1, Ordering::Relaxed);
+    n < config().map_or(100, |c| c.print_limit)
+}
+
+fn finish() {
+    let Some(c) = config() else { return };
+    if !CHECKED_MODULE.load(Ordering::Relaxed) && LAUNCHES.load(Ordering::Relaxed) > 0 {
+        unchecked_program();
+    }
+    if c.tool == Tool::Memcheck && c.leak_check {
+        memcheck::report_leaks();
+    }
+    let n = ERRORS.load(Ordering::Relaxed);
+    match c.tool {
+        Tool::Racecheck => racecheck::summary(),
+        _ => report::line(&format!("ERROR SUMMARY: {n} error{}", if n == 1 { "" } else { "s" })),
+    }
+    if n > c.print_limit && c.tool != Tool::Racecheck {
+        report::line(&format!(
+            "ERROR SUMMARY: {} errors were not printed. Use --print-limit option to adjust the number of printed errors",
+            n - c.print_limit
+        ));
+    }
+    report::flush();
+    if let (Some(code), true) = (c.error_exitcode, n > 0) {
+        unsafe { libc::_exit(code) };
+    }
+}
+
+/// Checking was asked of a program whose device code has no checks: said once, and
+/// counted as an error, never a silent "0 errors".
+fn unchecked_program() {
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if !SAID.swap(true, Ordering::Relaxed) {
+        count_error();
+        report::line("Error: this program's device code was built without checks, so nothing was checked.");
+        report::line("    Build it with 'cuprite --sanitize …', or run 'cuprite sanitize FILE.cu' / 'cuprite run --sanitize FILE.cu'.");
+        report::line("");
+    }
+}
+
+// ---- launches ---------------------------------------------------------------------------
+
+static LAUNCHES: AtomicU64 = AtomicU64::new(0);
+
+/// What one launch found: memcheck errors end it with `cudaErrorLaunchFailure`, as the
+/// GPU does once compute-sanitizer has reported them.
+#[derive(Default)]
+struct LaunchState {
+    memcheck_errors: u64,
+}
+
+fn launches() -> std::sync::MutexGuard<'static, HashMap<u64, LaunchState>> {
+    static L: OnceLock<Mutex<HashMap<u64, LaunchState>>> = OnceLock::new();
+    L.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Before a launch runs: its identity for the checks its blocks make (0: unchecked).
+pub fn launch_begin() -> u64 {
+    if !active() {
+        return 0;
+    }
+    let id = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
+    if !CHECKED_MODULE.load(Ordering::Relaxed) {
+        unchecked_program();
+    }
+    launches().insert(id, LaunchState::default());
+    id
+}
+
+/// After a launch: the reports made at its end, and the error it ends with.
+pub fn launch_end(id: u64) -> Option<i32> {
+    if id == 0 {
+        return None;
+    }
+    let st = launches().remove(&id).unwrap_or_default();
+    racecheck::launch_end(id);
+    (st.memcheck_errors > 0).then_some(crate::error::LAUNCH_FAILURE)
+}
+
+/// Where the running block's thread is: set by the worker before each run of blocks.
+#[derive(Clone, Copy)]
+pub struct RunContext {
+    pub launch: u64,
+    pub shared: usize,
+    pub shared_bytes: usize,
+    pub slots: usize,
+    pub slot_bytes: usize,
+    pub block_dim: Dim3,
+    pub grid_dim: Dim3,
+}
+
+thread_local! {
+    static RUN: RefCell<Option<RunContext>> = const { RefCell::new(None) };
+}
+
+pub fn enter_run(c: RunContext) {
+    if c.launch != 0 {
+        let _ = RUN.try_with(|r| *r.borrow_mut() = Some(c));
+    }
+}
+
+fn run_context() -> Option<RunContext> {
+    RUN.try_with(|r| *r.borrow()).ok().flatten()
+}
+
+// ---- sites ------------------------------------------------------------------------------
+
+/// Where a check was made, as the generated code names it.
+#[derive(Clone, Copy)]
+pub struct Site {
+    pub symbol: *const c_char,
+    pub file: *const c_char,
+    pub line: u32,
+}
+
+impl Site {
+    fn text(p: *const c_char) -> String {
+        if p.is_null() {
+            return "?".into();
+        }
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+    /// `kernel(int *, int)`, as compute-sanitizer names functions.
+    pub fn function(&self) -> String {
+        report::display_name(&Site::text(self.symbol))
+    }
+    /// `file.cu:12`, the path stripped as compute-sanitizer's `--strip-paths yes`.
+    pub fn place(&self) -> String {
+        let f = Site::text(self.file);
+        let base = f.rsplit('/').next().unwrap_or(&f).to_string();
+        format!("{base}:{}", self.line)
+    }
+    /// A key for grouping reports by site.
+    fn key(&self) -> (usize, usize, u32) {
+        (self.symbol as usize, self.file as usize, self.line)
+    }
+}
+
+/// The thread's linear index in its block.
+fn linear(t: Dim3, bd: Dim3) -> u32 {
+    t.x + t.y * bd.x + t.z * bd.x * bd.y
+}
+
+// ---- the entry points of checked device code ---------------------------------------------
+
+/// A scratch area for an invalid access, so that the thread goes on without touching
+/// memory it must not (reads give zeros).
+fn scratch(bytes: usize) -> *mut c_void {
+    thread_local! {
+        static SCRATCH: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
+    }
+    SCRATCH
+        .try_with(|s| {
+            let mut s = s.borrow_mut();
+            let words = bytes.div_ceil(16).max(1);
+            if s.len() < words {
+                s.resize(words, 0);
+            }
+            s[..words].fill(0);
+            s.as_mut_ptr() as *mut c_void
+        })
+        .unwrap_or(std::ptr::null_mut())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// # Safety
+/// Called by checked device code with C strings that live as long as the program.
+#[no_mangle]
+pub unsafe extern "C" fn __cuprite_san_access(
+    ptr: *mut c_void,
+    bytes: u32,
+    align: u32,
+    kind: i32,
+    symbol: *const c_char,
+    file: *const c_char,
+    line: u32,
+    thread: Dim3,
+    block: Dim3,
+) -> *mut c_void {
+    let Some(cfg) = config() else { return ptr };
+    let Some(run) = run_context() else { return ptr };
+    let kind = match kind {
+        0 => Access::Read,
+        1 => Access::Write,
+        _ => Access::Atomic,
+    };
+    let site = Site { symbol, file, line };
+    let at = Thread { thread, block, run, site };
+    let addr = ptr as usize;
+    let space = memcheck::classify(addr, bytes as usize, &run);
+    match cfg.tool {
+        Tool::Memcheck => {
+            if let Some(bad) = memcheck::check(addr, bytes as usize, align as usize, kind, &space) {
+                if count_error() {
+                    memcheck::report(&bad, addr, bytes, kind, &at);
+                }
+                if let Some(l) = launches().get_mut(&run.launch) {
+                    l.memcheck_errors += 1;
+                }
+                return scratch(bytes as usize);
+            }
+        }
+        Tool::Initcheck => initcheck::access(addr, bytes as usize, kind, &space, &at),
+        Tool::Racecheck => racecheck::access(addr, bytes as usize, kind, &space, &at),
+        Tool::Synccheck => {}
+    }
+    // Memory the program must not touch is never touched, whatever the tool.
+    if matches!(space, memcheck::Space::Unknown) {
+        return scratch(bytes as usize);
+    }
+    ptr
+}
+
+/// # Safety
+/// As `__cuprite_san_access`.
+#[no_mangle]
+pub unsafe extern "C" fn __cuprite_san_event(event: i32, symbol: *const c_char, file: *const c_char, line: u32, thread: Dim3, block: Dim3) {
+    let Some(cfg) = config() else { return };
+    let Some(run) = run_context() else { return };
+    let at = Thread { thread, block, run, site: Site { symbol, file, line } };
+    match (cfg.tool, event) {
+        (Tool::Racecheck, 0) => racecheck::barrier(&at),
+        (Tool::Synccheck, 0) => synccheck::barrier(&at),
+        (Tool::Synccheck, 2) => synccheck::exit(&at),
+        _ => {}
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn __cuprite_san_module_checked() {
+    CHECKED_MODULE.store(true, Ordering::Relaxed);
+    let _ = config();
+}
+
+/// The thread making a check, and where.
+pub struct Thread {
+    pub thread: Dim3,
+    pub block: Dim3,
+    pub run: RunContext,
+    pub site: Site,
+}
+
+impl Thread {
+    fn linear(&self) -> u32 {
+        linear(self.thread, self.run.block_dim)
+    }
+    /// A key for the block, unique within a launch.
+    fn block_key(&self) -> (u64, u32, u32, u32) {
+        (self.run.launch, self.block.x, self.block.y, self.block.z)
+    }
+    fn coords(&self) -> String {
+        format!("by thread ({},{},{}) in block ({},{},{})", self.thread.x, self.thread.y, self.thread.z, self.block.x, self.block.y, self.block.z)
+    }
+}
+
+// ---- host-side hooks ----------------------------------------------------------------------
+
+/// A runtime API call failed: memcheck reports it as compute-sanitizer does
+/// (`--report-api-errors explicit`).
+pub fn api_error(code: i32) {
+    if !tool_is(Tool::Memcheck) || code == crate::error::NOT_READY {
+        return;
+    }
+    let name = report::api_function_name().unwrap_or_else(|| "a CUDA API function".into());
+    if count_error() {
+        let (cname, msg) = (crate::error::name(code), crate::error::message(code));
+        report::line(&format!("Program hit {cname} (error {code}) due to \"{msg}\" on CUDA API call to {name}."));
+        report::line("");
+    }
+}
+
+/// Device memory was allocated / freed / written by a copy or memset.
+pub fn note_alloc(base: usize, size: usize, device: bool) {
+    if tool_is(Tool::Initcheck) {
+        initcheck::alloc(base, size, device);
+    }
+}
+
+pub fn note_free(base: usize) {
+    if tool_is(Tool::Initcheck) {
+        initcheck::free(base);
+    }
+    if tool_is(Tool::Racecheck) {
+        global_shadow::forget(base);
+    }
+}
+
+pub fn note_host_write(dst: usize, n: usize) {
+    if tool_is(Tool::Initcheck) {
+        initcheck::written(dst, n);
+    }
+}

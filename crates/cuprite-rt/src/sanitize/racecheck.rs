@@ -1,0 +1,225 @@
+//! racecheck: hazards between threads whose accesses no barrier orders.
+//!
+//! Each thread counts the barriers it has passed (its *epoch*); every thread of a block
+//! passes barrier k before any passes k + 1, so two accesses are ordered exactly when
+//! their epochs differ. A shadow per byte keeps the last write and the last read (thread,
+//! epoch, site); an access that meets one from another thread in the same epoch is a
+//! hazard (RAW, WAR, WAW). What is found does not depend on the order in which the
+//! threads run. Lanes of one warp are not checked against each other (compute-sanitizer
+//! reports those as warnings at most); atomics are never a hazard.
+//!
+//! Shared memory is shadowed per block (on the worker running it); global memory per
+//! allocation (`global_shadow.rs`: the last write of each word), where accesses from
+//! different blocks of a launch are never ordered (beyond the GPU tool, which checks
+//! shared memory only); there only reads of a word another thread wrote unordered (RAW)
+//! are reported. Not modelled: ordering by `__threadfence` plus an atomic flag (the "last
+//! block" reduction pattern is reported as a race). Hazards are grouped by their two sites and
+//! reported at the end of the launch, as compute-sanitizer's analysis mode does.
+
+use super::memcheck::Space;
+use super::report::line;
+use super::{Access, Site, Thread};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+#[derive(Clone, Copy)]
+struct Acc {
+    block: (u32, u32, u32),
+    tid: u32,
+    epoch: u32,
+    site: Site,
+}
+
+// Sites point at string literals of the generated code, alive for the whole program.
+unsafe impl Send for Acc {}
+
+#[derive(Clone, Copy, Default)]
+struct Cell {
+    launch: u64,
+    w: Option<Acc>,
+    r: Option<Acc>,
+}
+
+impl Acc {
+    /// Whether `self` and `other` (of one launch) may happen in either order.
+    fn races_with(&self, other: &Acc) -> bool {
+        if self.block != other.block {
+            return true;
+        }
+        self.tid != other.tid && self.epoch == other.epoch && self.tid / 32 != other.tid / 32
+    }
+}
+
+/// The running block's barrier counts (per worker thread).
+struct BlockState {
+    key: (u64, u32, u32, u32),
+    epochs: Vec<u32>,
+    shared: HashMap<usize, Cell>,
+}
+
+thread_local! {
+    static BLOCK: RefCell<Option<BlockState>> = const { RefCell::new(None) };
+}
+
+fn with_block<R>(at: &Thread, f: impl FnOnce(&mut BlockState) -> R) -> Option<R> {
+    BLOCK
+        .try_with(|b| {
+            let mut b = b.borrow_mut();
+            let key = at.block_key();
+            if b.as_ref().is_none_or(|s| s.key != key) {
+                let n = at.run.block_dim.count() as usize;
+                *b = Some(BlockState { key, epochs: vec![0; n], shared: HashMap::new() });
+            }
+            f(b.as_mut().unwrap())
+        })
+        .ok()
+}
+
+pub fn barrier(at: &Thread) {
+    let t = at.linear() as usize;
+    with_block(at, |b| {
+        if let Some(e) = b.epochs.get_mut(t) {
+            *e += 1;
+        }
+    });
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Hazard {
+    Raw,
+    War,
+    Waw,
+}
+
+/// (launch, global?, hazard, first site, second site) → count; the sites' text is kept
+/// beside for the report.
+type Key = (u64, bool, Hazard, (usize, usize, u32), (usize, usize, u32));
+
+struct Found {
+    first: Site,
+    second: Site,
+    count: u64,
+}
+unsafe impl Send for Found {}
+
+fn found() -> MutexGuard<'static, BTreeMap<Key, Found>> {
+    static F: OnceLock<Mutex<BTreeMap<Key, Found>>> = OnceLock::new();
+    F.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+
+/// Records a hazard between `read` (or the first write) and `write`, in the reading
+/// order of compute-sanitizer's reports (the read first).
+fn record(launch: u64, global: bool, h: Hazard, a: Site, b: Site) {
+    let (first, second) = if h == Hazard::Waw && b.key() < a.key() { (b, a) } else { (a, b) };
+    let mut f = found();
+    f.entry((launch, global, h, first.key(), second.key())).or_insert(Found { first, second, count: 0 }).count += 1;
+}
+
+fn visit(cell: &mut Cell, me: Acc, kind: Access, launch: u64, global: bool) {
+    if cell.launch != launch {
+        *cell = Cell { launch, w: None, r: None };
+    }
+    match kind {
+        Access::Read => {
+            if let Some(w) = cell.w.filter(|w| me.races_with(w)) {
+                record(launch, global, Hazard::Raw, me.site, w.site);
+            }
+            cell.r = Some(me);
+        }
+        Access::Write => {
+            // Unordered writes with no read between are reported in shared memory only:
+            // in global memory, threads storing the same value (a flag, the grid's size)
+            // are a common idiom the checker cannot tell from a bug without the values.
+            if let Some(w) = cell.w.filter(|w| !global && me.races_with(w)) {
+                record(launch, global, Hazard::Waw, w.site, me.site);
+            }
+            if let Some(r) = cell.r.filter(|r| me.races_with(r)) {
+                record(launch, global, Hazard::War, r.site, me.site);
+            }
+            cell.w = Some(me);
+        }
+        Access::Atomic => {}
+    }
+}
+
+pub fn access(addr: usize, len: usize, kind: Access, space: &Space, at: &Thread) {
+    if kind == Access::Atomic {
+        return;
+    }
+    let tid = at.linear();
+    let launch = at.run.launch;
+    let block = (at.block.x, at.block.y, at.block.z);
+    match *space {
+        Space::Shared { offset } => {
+            with_block(at, |b| {
+                let me = Acc { block, tid, epoch: b.epochs.get(tid as usize).copied().unwrap_or(0), site: at.site };
+                for o in offset..offset + len {
+                    visit(b.shared.entry(o).or_default(), me, kind, launch, false);
+                }
+            });
+        }
+        Space::Global { base, size, .. } => {
+            use super::global_shadow as gs;
+            let epoch = with_block(at, |b| b.epochs.get(tid as usize).copied().unwrap_or(0)).unwrap_or(0) & 0xffff;
+            let g = at.run.grid_dim;
+            let me_block = (at.block.x as u64 + at.block.y as u64 * g.x as u64 + at.block.z as u64 * g.x as u64 * g.y as u64) as u32;
+            let lid = launch as u32;
+            match kind {
+                Access::Read => {
+                    for w in gs::writes(base, size, addr, len, lid) {
+                        let ordered = w.block == me_block && (w.tid == tid || w.epoch != epoch || w.tid / 32 == tid / 32);
+                        if !ordered {
+                            record(launch, true, Hazard::Raw, at.site, gs::site(w.site));
+                        }
+                    }
+                }
+                Access::Write => {
+                    let w = gs::Write { launch: lid, block: me_block, tid, epoch, site: gs::site_id(&at.site) };
+                    gs::write(base, size, addr, len, &w);
+                }
+                Access::Atomic => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+static DISPLAYED: AtomicU64 = AtomicU64::new(0);
+
+/// The launch's hazards, one report per pair of sites.
+pub fn launch_end(launch: u64) {
+    let mine: Vec<(Key, Found)> = {
+        let mut f = found();
+        let keys: Vec<Key> = f.keys().filter(|k| k.0 == launch).copied().collect();
+        keys.into_iter().filter_map(|k| f.remove(&k).map(|v| (k, v))).collect()
+    };
+    for ((_, global, h, _, _), f) in mine {
+        let (a, b) = match h {
+            Hazard::Raw | Hazard::War => ("Read", "Write"),
+            Hazard::Waw => ("Write", "Write"),
+        };
+        DISPLAYED.fetch_add(1, Ordering::Relaxed);
+        super::ERRORS.fetch_add(1, Ordering::Relaxed);
+        line(&format!("Error: Race reported between {a} access at {} in {}", f.first.function(), f.first.place()));
+        line(&format!(
+            "    and {b} access at {} in {} [{} hazard{}]",
+            f.second.function(),
+            f.second.place(),
+            f.count,
+            if f.count == 1 { "" } else { "s" }
+        ));
+        if global {
+            line("    on __global__ memory, between threads that no barrier orders (found by Cuprite; compute-sanitizer checks __shared__ memory only)");
+        }
+        line("");
+    }
+}
+
+pub fn summary() {
+    let n = DISPLAYED.load(Ordering::Relaxed);
+    let s = |n: u64| if n == 1 { "" } else { "s" };
+    line(&format!("RACECHECK SUMMARY: {n} hazard{} displayed ({n} error{}, 0 warnings)", s(n), s(n)));
+}
