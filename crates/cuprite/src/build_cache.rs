@@ -159,6 +159,16 @@ impl Invocation {
         for v in ENV {
             inv.add(&format!("{v}={:?}", std::env::var_os(v)));
         }
+        // And every `CUPRITE_*` variable, so that a setting the compiler reads (for
+        // example `CUPRITE_DEVICE_PTX`) never meets a build made without it. (Those the
+        // program reads only at run time cost a rebuild, never a wrong program.)
+        let mut ours: Vec<(String, std::ffi::OsString)> = std::env::vars_os()
+            .filter_map(|(k, v)| k.into_string().ok().filter(|k| k.starts_with("CUPRITE_") && !k.starts_with("CUPRITE_CACHE")).map(|k| (k, v)))
+            .collect();
+        ours.sort();
+        for (k, v) in ours {
+            inv.add(&format!("{k}={v:?}"));
+        }
         inv
     }
 

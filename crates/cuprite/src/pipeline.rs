@@ -253,6 +253,7 @@ impl<'a> Build<'a> {
         if let Some(ptx) = std::env::var_os(DEVICE_PTX_ENV) {
             // Testing hook: the device code comes from PTX (nvcc's, or Cuprite's own
             // PTX back-end's) through the PTX front-end, bound to this host code.
+            crate::build_cache::record(PathBuf::from(&ptx));
             module = device_pass::module_from_ptx(Path::new(&ptx), &host_o)?;
         }
         // Stubs and shadows with internal linkage get TU-unique global names, so that the
