@@ -332,6 +332,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn cuprite_variables_are_part_of_the_key() {
+        let without = Invocation::new().finish();
+        std::env::set_var("CUPRITE_DEVICE_PTX", "/tmp/some.ptx");
+        let with = Invocation::new().finish();
+        std::env::remove_var("CUPRITE_DEVICE_PTX");
+        assert_ne!(without, with);
+        assert_eq!(without, Invocation::new().finish());
+    }
+
+    #[test]
     fn depfiles_are_read_as_make_reads_them() {
         let text = "obj.o: a.cu /inc/b\\ c.h \\\n  /usr/include/stdio.h\nd$$.h:\n";
         let got = depfile_prerequisites(text);
