@@ -22,7 +22,7 @@ pub fn image_from_ptx(data: &[u8]) -> Result<Image, String> {
         .flatten()
         .unwrap_or(cuprite_ptx::isa::Target::OLDEST_SM);
     let module = cuprite_ptx::lower::module::lower_module(&parsed).map_err(|e| format!("PTX line {}:{}: {}", e.loc.line, e.loc.col, e.message))?;
-    let opts = cuprite_cpu::EmitOptions { line_directives: false, source_name: "<PTX module>".into() };
+    let opts = cuprite_cpu::EmitOptions { line_directives: false, source_name: "<PTX module>".into(), checks: false };
     let emitted = cuprite_cpu::emit(&module, &opts).map_err(|errs| errs.iter().map(|e| e.message.clone()).collect::<Vec<_>>().join("; "))?;
     let mut c_source = emitted.c;
     c_source.push_str(&format!("\n__attribute__((constructor)) static void __cuprite_select_arch(void) {{ __cuprite_set_target_arch({arch}u); }}\n"));
