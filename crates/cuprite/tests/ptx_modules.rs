@@ -8,6 +8,10 @@
 //! captured from nvcc's build on a GPU. The programs listed in
 //! `tests/ptx-modules/passing.txt` must pass; the others are reported (with why), so the
 //! list can grow. `CUPRITE_PTX_MODULES_FILTER=a,b` runs some only.
+//!
+//! The round trip does the same with the PTX that Cuprite's own back-end writes
+//! (`cuprite -ptx`), for every conformance program: the CI's check of the PTX back-end,
+//! since CI has no GPU (`tests/ptx-modules/round-trip-passing.txt`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -18,10 +22,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Builds and runs one program; `Err` says why it does not match.
-fn check(name: &str, bin: &Path) -> Result<(), String> {
+/// Builds one program with its device code from `ptx` and runs it; `Err` says why it does
+/// not match.
+fn check(name: &str, ptx: &Path, bin: &Path) -> Result<(), String> {
     let conf = root().join("tests/conformance");
-    let ptx = root().join(format!("tests/ptx-modules/{name}.ptx"));
     let flags: Vec<String> = std::fs::read_to_string(conf.join(format!("{name}.flags"))).unwrap_or_default().split_whitespace().map(String::from).collect();
     let exe = bin.join(name);
     let out = Command::new("timeout")
@@ -58,16 +62,54 @@ fn check(name: &str, bin: &Path) -> Result<(), String> {
 fn nvcc_ptx_runs_on_the_cpu() {
     let dir = root().join("tests/ptx-modules");
     let conf = root().join("tests/conformance");
-    let passing: BTreeSet<String> = std::fs::read_to_string(dir.join("passing.txt")).unwrap().lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect();
-    let filter: Option<Vec<String>> = std::env::var("CUPRITE_PTX_MODULES_FILTER").ok().map(|f| f.split(',').map(String::from).collect());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
+    let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".ptx").map(String::from))
         .filter(|n| conf.join(format!("{n}.cu")).exists() && !conf.join(format!("{n}.prebuild")).exists())
-        .filter(|n| filter.as_ref().is_none_or(|f| f.iter().any(|x| n.contains(x.as_str()))))
         .collect();
+    run_suite("ptx-modules", names, &dir.join("passing.txt"), |name, _bin| Ok(dir.join(format!("{name}.ptx"))));
+}
+
+/// CI has no GPU, so Cuprite's PTX back-end is checked by a round trip instead: every
+/// conformance program's device code through `cuprite -ptx`, then that PTX through the
+/// PTX front-end on the CPU (`CUPRITE_DEVICE_PTX`), with the program's expected output.
+/// The programs in `tests/ptx-modules/round-trip-passing.txt` must pass.
+#[test]
+fn cuprite_ptx_round_trips_on_the_cpu() {
+    let conf = root().join("tests/conformance");
+    let names: Vec<String> = std::fs::read_dir(&conf)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".cu").map(String::from))
+        .filter(|n| !n.ends_with(".module") && !conf.join(format!("{n}.prebuild")).exists())
+        .collect();
+    let list = root().join("tests/ptx-modules/round-trip-passing.txt");
+    run_suite("ptx-round-trip", names, &list, |name, bin| {
+        let ptx = bin.join(format!("{name}.ptx"));
+        let flags: Vec<String> = std::fs::read_to_string(conf.join(format!("{name}.flags"))).unwrap_or_default().split_whitespace().filter(|f| f.starts_with("-arch") || f.starts_with("-D") || f.starts_with("-I") || f.starts_with("-std")).map(String::from).collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_cuprite"))
+            .current_dir(&conf)
+            .args(["-arch=sm_90", "-ptx", "-o"])
+            .arg(&ptx)
+            .arg(format!("{name}.cu"))
+            .args(&flags)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(format!("-ptx failed: {}", err.lines().find(|l| l.contains("error")).unwrap_or(err.lines().next().unwrap_or(""))));
+        }
+        Ok(ptx)
+    });
+}
+
+/// Runs `names` (those matching `CUPRITE_PTX_MODULES_FILTER` when set), each built from
+/// the PTX `ptx_for` gives, two at a time; those listed in `passing` must pass.
+fn run_suite(label: &str, mut names: Vec<String>, passing: &Path, ptx_for: impl Fn(&str, &Path) -> Result<PathBuf, String> + Sync) {
+    let passing: BTreeSet<String> = std::fs::read_to_string(passing).unwrap().lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect();
+    let filter: Option<Vec<String>> = std::env::var("CUPRITE_PTX_MODULES_FILTER").ok().map(|f| f.split(',').map(String::from).collect());
+    names.retain(|n| filter.as_ref().is_none_or(|f| f.iter().any(|x| n.contains(x.as_str()))));
     names.sort();
-    let bin = std::env::temp_dir().join(format!("cuprite-ptx-modules-{}", std::process::id()));
+    let bin = std::env::temp_dir().join(format!("cuprite-{label}-{}", std::process::id()));
     std::fs::create_dir_all(&bin).unwrap();
     let queue = Mutex::new(names.clone());
     let results = Mutex::new(Vec::new());
@@ -76,7 +118,7 @@ fn nvcc_ptx_runs_on_the_cpu() {
         for _ in 0..jobs {
             s.spawn(|| loop {
                 let Some(n) = queue.lock().unwrap().pop() else { break };
-                let r = check(&n, &bin);
+                let r = ptx_for(&n, &bin).and_then(|ptx| check(&n, &ptx, &bin));
                 results.lock().unwrap().push((n, r));
             });
         }
@@ -91,18 +133,18 @@ fn nvcc_ptx_runs_on_the_cpu() {
         match r {
             Ok(()) => {
                 passed += 1;
-                report += &format!("ptx-modules: {n:<32} ok{}\n", if passing.contains(n) { "" } else { " (not yet in passing.txt)" });
+                report += &format!("{label}: {n:<32} ok{}\n", if passing.contains(n) { "" } else { " (not yet in the passing list)" });
             }
             Err(why) => {
-                report += &format!("ptx-modules: {n:<32} {} {why}\n", if passing.contains(n) { "FAILED" } else { "not yet:" });
+                report += &format!("{label}: {n:<32} {} {why}\n", if passing.contains(n) { "FAILED" } else { "not yet:" });
                 if passing.contains(n) {
                     regressions.push(n.clone());
                 }
             }
         }
     }
-    eprintln!("{report}ptx-modules: {passed} of {} programs run from nvcc's PTX with the expected output", results.len());
-    assert!(regressions.is_empty(), "programs in passing.txt failed: {regressions:?}\n{report}");
+    eprintln!("{report}{label}: {passed} of {} programs run from PTX with the expected output", results.len());
+    assert!(regressions.is_empty(), "programs in the passing list failed: {regressions:?}\n{report}");
     if filter.is_none() {
         assert!(passing.len() >= 20, "at least 20 programs are expected to pass");
     }
