@@ -18,6 +18,13 @@ pub struct DeviceCheck {
     warnings_are_errors: bool,
 }
 
+impl DeviceCheck {
+    /// Whether the file has kernel templates (whose specializations the host code picks).
+    pub fn has_kernel_templates(&self) -> bool {
+        !self.checked.kernel_templates().is_empty()
+    }
+}
+
 fn report(diags: &[cuprite_front::diag::Diagnostic], sm: &cuprite_front::SourceMap) -> usize {
     let errors = diags.iter().filter(|d| d.severity == cuprite_front::diag::Severity::Error).count();
     for d in diags {
@@ -53,7 +60,7 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<DeviceChec
 
 /// The symbols the object file defines.
 /// The symbols an object defines, each with whether it is local (internal linkage).
-fn defined_symbols(host_object: &Path) -> Result<HashMap<String, bool>, String> {
+pub fn defined_symbols(host_object: &Path) -> Result<HashMap<String, bool>, String> {
     let data = std::fs::read(host_object).map_err(|e| format!("cannot read {}: {e}", host_object.display()))?;
     let file = object::File::parse(&*data).map_err(|e| format!("cannot read symbols of {}: {e}", host_object.display()))?;
     Ok(file

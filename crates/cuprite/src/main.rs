@@ -388,7 +388,7 @@ fn write_module_images(build: &Build, ext: &str) -> Result<(), String> {
                 opts.output_dir.as_ref().map_or(name.clone(), |d| d.join(&name))
             }
         };
-        let compiled = cuprite::module_image::compile(build, input, &[])?;
+        let compiled = cuprite::module_image::compile_with_host_instances(build, input)?;
         let text = if ext == "ptx" { cuprite::module_image::ptx_file(build, &compiled)? } else { compiled.image.encode() };
         std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     }

@@ -27,13 +27,27 @@ pub struct Compiled {
 
 /// Compiles the device code of `input` into a module image.
 pub fn compile(build: &Build, input: &Path, name_expressions: &[String]) -> Result<Compiled, String> {
+    compile_module(build, input, name_expressions, false)
+}
+
+/// `-ptx`, `-cubin`, `-fatbin` of a `.cu` file: as [`compile`], and the kernel template
+/// specializations that the file's host code launches are in the module too, as in
+/// nvcc's output (the host code is compiled to find them).
+pub fn compile_with_host_instances(build: &Build, input: &Path) -> Result<Compiled, String> {
+    compile_module(build, input, &[], true)
+}
+
+fn compile_module(build: &Build, input: &Path, name_expressions: &[String], host_instances: bool) -> Result<Compiled, String> {
     let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
     let work = |ext: &str| build.work.join(format!("{stem}.{ext}"));
     let device_ii = work("module.device.ii");
     build.tools.run_to_file(&build.tools.cxx, &build.device_view_flags(input), &device_ii)?;
     let text = read(&device_ii)?;
     let dc = device_pass::check(&text, build.arch, build.opts)?;
-    let lowered = if name_expressions.is_empty() { Vec::new() } else { lower_names(build, input, name_expressions)? };
+    let mut lowered = if name_expressions.is_empty() { Vec::new() } else { lower_names(build, input, name_expressions)? };
+    if host_instances && dc.has_kernel_templates() {
+        lowered.extend(host_kernel_symbols(build, input)?);
+    }
     let module = device_pass::lower_for_symbols(dc, &lowered)?;
     refuse_managed(&module, input)?;
     let mut c_source = device_pass::emit(&module, input, build.arch, build.opts)?;
@@ -55,6 +69,26 @@ pub fn ptx_file(build: &Build, compiled: &Compiled) -> Result<String, String> {
     let target = cuprite_ptx::isa::Target { sm: build.arch.max(cuprite_ptx::isa::Target::OLDEST_SM), arch_specific: false };
     let ptx = cuprite_ptx::emit::emit_module(&compiled.module, target).map_err(|e| e.to_string())?;
     Ok(compiled.image.encode_with_ptx(&ptx))
+}
+
+/// The symbols the file's host code defines (among them the stubs of the kernel template
+/// specializations it launches), from an object of its host view.
+fn host_kernel_symbols(build: &Build, input: &Path) -> Result<Vec<String>, String> {
+    let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
+    let mut flags = vec!["-E".to_string()];
+    flags.extend(build.host_view_flags(input));
+    let host_text = String::from_utf8_lossy(&build.tools.run(&build.tools.cxx, &flags)?).into_owned();
+    let (rewritten, info) = crate::host_rewrite::rewrite(&host_text);
+    if let Some(m) = info.misuse.first() {
+        return Err(m.message.clone());
+    }
+    let cpp = build.work.join(format!("{stem}.host-instances.ii"));
+    let obj = build.work.join(format!("{stem}.host-instances.o"));
+    std::fs::write(&cpp, rewritten).map_err(|e| format!("cannot write {}: {e}", cpp.display()))?;
+    let mut cflags = vec!["-c".to_string(), "-O0".into(), "-w".into(), "-x".into(), "c++-cpp-output".into(), build.opts.std_flag()];
+    cflags.extend([cpp.display().to_string(), "-o".into(), obj.display().to_string()]);
+    build.tools.run(&build.tools.cxx, &cflags)?;
+    Ok(device_pass::defined_symbols(&obj)?.into_keys().collect())
 }
 
 /// The symbols the host compiler gives each name expression (a kernel's stub, or a
