@@ -74,26 +74,30 @@ pub fn ptx_file(build: &Build, compiled: &Compiled) -> Result<String, String> {
 /// The symbols the file's host code defines (among them the stubs of the kernel template
 /// specializations it launches), from an object of its host view.
 fn host_kernel_symbols(build: &Build, input: &Path) -> Result<Vec<String>, String> {
-    let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
-    let mut flags = vec!["-E".to_string()];
-    flags.extend(build.host_view_flags(input));
-    let host_text = String::from_utf8_lossy(&build.tools.run(&build.tools.cxx, &flags)?).into_owned();
-    let (rewritten, info) = crate::host_rewrite::rewrite(&host_text);
-    if let Some(m) = info.misuse.first() {
-        return Err(m.message.clone());
-    }
-    let cpp = build.work.join(format!("{stem}.host-instances.ii"));
-    let obj = build.work.join(format!("{stem}.host-instances.o"));
-    std::fs::write(&cpp, rewritten).map_err(|e| format!("cannot write {}: {e}", cpp.display()))?;
-    let mut cflags = vec!["-c".to_string(), "-O0".into(), "-w".into(), "-x".into(), "c++-cpp-output".into(), build.opts.std_flag()];
-    cflags.extend([cpp.display().to_string(), "-o".into(), obj.display().to_string()]);
-    build.tools.run(&build.tools.cxx, &cflags)?;
+    let obj = compile_host_view(build, input, "host-instances", "", "-c", "o")?;
     Ok(device_pass::defined_symbols(&obj)?.into_keys().collect())
 }
 
 /// The symbols the host compiler gives each name expression (a kernel's stub, or a
 /// device variable's shadow), in order.
 fn lower_names(build: &Build, input: &Path, exprs: &[String]) -> Result<Vec<String>, String> {
+    let mut extra = String::new();
+    for (i, e) in exprs.iter().enumerate() {
+        let e = e.trim();
+        let addr = if e.starts_with('&') { e.to_string() } else { format!("&{e}") };
+        extra.push_str(&format!("\n# 1 \"name expression {i}\"\nextern \"C\" {{ __attribute__((used)) void *__cuprite_name_expr_{i} = (void *)({addr}); }}\n"));
+    }
+    let asm = read(&compile_host_view(build, input, "names", &extra, "-S", "s")?)?;
+    exprs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| pointee(&asm, &format!("__cuprite_name_expr_{i}")).ok_or_else(|| format!("name expression '{e}' does not name a __global__ function or __device__ variable")))
+        .collect()
+}
+
+/// The file's host view, rewritten as for a build, with `extra` appended, compiled at -O0
+/// by the host compiler with `step` (`-S` or `-c`) into `STEM.TAG.EXT` in the work directory.
+fn compile_host_view(build: &Build, input: &Path, tag: &str, extra: &str, step: &str, ext: &str) -> Result<std::path::PathBuf, String> {
     let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
     let mut flags = vec!["-E".to_string()];
     flags.extend(build.host_view_flags(input));
@@ -102,23 +106,14 @@ fn lower_names(build: &Build, input: &Path, exprs: &[String]) -> Result<Vec<Stri
     if let Some(m) = info.misuse.first() {
         return Err(m.message.clone());
     }
-    for (i, e) in exprs.iter().enumerate() {
-        let e = e.trim();
-        let addr = if e.starts_with('&') { e.to_string() } else { format!("&{e}") };
-        rewritten.push_str(&format!("\n# 1 \"name expression {i}\"\nextern \"C\" {{ __attribute__((used)) void *__cuprite_name_expr_{i} = (void *)({addr}); }}\n"));
-    }
-    let cpp = build.work.join(format!("{stem}.names.ii"));
-    let asm = build.work.join(format!("{stem}.names.s"));
+    rewritten.push_str(extra);
+    let cpp = build.work.join(format!("{stem}.{tag}.ii"));
+    let out = build.work.join(format!("{stem}.{tag}.{ext}"));
     std::fs::write(&cpp, rewritten).map_err(|e| format!("cannot write {}: {e}", cpp.display()))?;
-    let mut cflags = vec!["-S".to_string(), "-O0".into(), "-w".into(), "-x".into(), "c++-cpp-output".into(), build.opts.std_flag()];
-    cflags.extend([cpp.display().to_string(), "-o".into(), asm.display().to_string()]);
+    let mut cflags = vec![step.to_string(), "-O0".into(), "-w".into(), "-x".into(), "c++-cpp-output".into(), build.opts.std_flag()];
+    cflags.extend([cpp.display().to_string(), "-o".into(), out.display().to_string()]);
     build.tools.run(&build.tools.cxx, &cflags)?;
-    let asm = read(&asm)?;
-    exprs
-        .iter()
-        .enumerate()
-        .map(|(i, e)| pointee(&asm, &format!("__cuprite_name_expr_{i}")).ok_or_else(|| format!("name expression '{e}' does not name a __global__ function or __device__ variable")))
-        .collect()
+    Ok(out)
 }
 
 /// The symbol a pointer variable is initialised with, in g++'s assembly
