@@ -193,7 +193,11 @@ pub unsafe extern "C" fn nvrtcCompileProgram(prog: Handle, num_options: c_int, o
             let args = match options::to_nvcc(&opts) {
                 // NVRTC's programs may call assert() without including <assert.h>
                 // (cuda-samples simpleAssert_nvrtc does).
-                Ok(a) => ["-include".to_string(), "assert.h".to_string()].into_iter().chain(a).collect(),
+                Ok(a) => ["-include".to_string(), "assert.h".to_string()]
+                    .into_iter()
+                    .chain(a)
+                    .chain(options::source_include_dir(&opts, &p.name).map(|d| format!("-I{}", d.display())))
+                    .collect(),
                 Err(msg) => {
                     p.log = CString::new(format!("nvrtc: error: {msg}\n")).unwrap_or_default();
                     return Err(INVALID_OPTION);

@@ -7,6 +7,18 @@ pub fn real_arch(options: &[String]) -> bool {
     options.iter().any(|o| o.contains("sm_")) && !options.iter().any(|o| o.contains("compute_"))
 }
 
+/// NVRTC adds the directory of the program's source (its name, as a path relative to the
+/// process's working directory) to the include path unless `-no-source-include` is given:
+/// cuda-samples' `*_nvrtc` programs find their headers beside the kernel file that way.
+pub fn source_include_dir(options: &[String], program_name: &str) -> Option<std::path::PathBuf> {
+    if options.iter().any(|o| matches!(o.as_str(), "--no-source-include" | "-no-source-include")) {
+        return None;
+    }
+    let cwd = std::env::current_dir().ok()?;
+    let parent = std::path::Path::new(program_name).parent().unwrap_or(std::path::Path::new(""));
+    Some(cwd.join(parent))
+}
+
 /// What the options ask for: nvcc arguments, or the message for an option refused.
 pub fn to_nvcc(options: &[String]) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
@@ -51,12 +63,14 @@ pub fn to_nvcc(options: &[String]) -> Result<Vec<String>, String> {
             // Accepted: they steer what the GPU's code generator does, or how NVRTC
             // parses (functions without an execution space are host functions here; a
             // call to one from device code is an error naming it).
-            "--device-as-default-execution-space" | "-default-device" | "--extra-device-vectorization" | "-extra-device-vectorization" | "--restrict" | "-restrict" | "--no-source-include" | "-no-source-include" | "--builtin-move-forward" | "-builtin-move-forward" | "--builtin-initializer-list" | "-builtin-initializer-list" | "--device-int128" | "-device-int128" | "--dlink-time-opt" | "-dlto" | "--optimization-info" | "-opt-info" | "--display-error-number" | "-err-no" | "--no-display-error-number" | "-no-err-no" | "--minimal" | "-minimal" | "-Werror" | "--Werror" => {
+            "--device-as-default-execution-space" | "-default-device" | "--extra-device-vectorization" | "-extra-device-vectorization" | "--restrict" | "-restrict" | "--builtin-move-forward" | "-builtin-move-forward" | "--builtin-initializer-list" | "-builtin-initializer-list" | "--device-int128" | "-device-int128" | "--dlink-time-opt" | "-dlto" | "--optimization-info" | "-opt-info" | "--display-error-number" | "-err-no" | "--no-display-error-number" | "-no-err-no" | "--minimal" | "-minimal" | "-Werror" | "--Werror" => {
                 if inline.is_some() && matches!(name, "--Werror" | "-Werror") {
                     out.push("-Werror".into());
                     out.push("all-warnings".into());
                 }
             }
+            // Read by `source_include_dir`.
+            "--no-source-include" | "-no-source-include" => {}
             "--relocatable-device-code" | "-rdc" | "--device-c" | "-dc" | "--device-w" | "-dw" => {
                 let v = if name.ends_with("rdc") || name.ends_with("code") { value(&mut it)? } else { "true".into() };
                 if v == "true" {

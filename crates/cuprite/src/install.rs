@@ -4,6 +4,7 @@
 //! ```text
 //! DIR/bin/nvcc                      this binary, under nvcc's name
 //! DIR/include/…                     Cuprite's headers (the ones the binary embeds)
+//! DIR/include/cccl/{cuda,nv}/…      libcu++'s headers again, where CUDA 13 keeps them
 //! DIR/lib64/libcudart_static.a      the runtime as ONE object (linked whole or not at all)
 //! DIR/lib64/libcudart.so.13.0.0     the same object as a shared library (soname libcudart.so.13)
 //! DIR/lib64/libcudart.so.13, libcudart.so   symlinks, as CUDA ships them
@@ -76,11 +77,18 @@ fn install_driver(prefix: &Prefix) -> Result<(), String> {
 
 fn install_headers(prefix: &Prefix) -> Result<(), String> {
     for (rel, contents) in support_files::HEADERS {
-        let path = prefix.include().join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        let mut places = vec![prefix.include().join(rel)];
+        // CUDA 13 keeps libcu++'s headers (`cuda/…`, `nv/…`) in include/cccl/ as well,
+        // and builds copy them from there (cuda-samples' matrixMul_nvrtc does).
+        if rel.starts_with("cuda/") || rel.starts_with("nv/") {
+            places.push(prefix.include().join("cccl").join(rel));
         }
-        write_file(&path, contents.as_bytes())?;
+        for path in places {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            }
+            write_file(&path, contents.as_bytes())?;
+        }
     }
     Ok(())
 }

@@ -646,6 +646,37 @@ fn nvrtc_assert_without_header_and_driver_texture_attributes() {
     assert_eq!(text(&out.stdout), "NVRTC_SUCCESS\n1\n");
 }
 
+/// NVRTC adds the directory of the program's source (its name as a path) to the include
+/// path, and `-no-source-include` turns that off (cuda-samples' `*_nvrtc` programs find
+/// their headers beside the kernel file that way).
+#[test]
+fn nvrtc_searches_the_source_directory_unless_told_not_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let kernels = d.join("kernels");
+    std::fs::create_dir(&kernels).unwrap();
+    std::fs::write(kernels.join("scale.h"), "#define SCALE 7\n").unwrap();
+    let src = d.join("nv.cpp");
+    std::fs::write(
+        &src,
+        format!(
+            "#include <cstdio>\n#include <nvrtc.h>\n\
+             static nvrtcResult build(const char *opt) {{\n\
+               const char *k = \"#include \\\"scale.h\\\"\\nextern \\\"C\\\" __global__ void k(int *p) {{ *p = SCALE; }}\";\n\
+               nvrtcProgram prog; nvrtcCreateProgram(&prog, k, \"{}/kernel.cu\", 0, 0, 0);\n\
+               nvrtcResult r = nvrtcCompileProgram(prog, opt ? 1 : 0, &opt);\n\
+               nvrtcDestroyProgram(&prog); return r;\n\
+             }}\n\
+             int main() {{ printf(\"%s %s\\n\", nvrtcGetErrorString(build(0)), nvrtcGetErrorString(build(\"-no-source-include\"))); }}\n",
+            kernels.display()
+        ),
+    )
+    .unwrap();
+    run_ok(cuprite().arg("-o").arg(d.join("nv")).arg(&src).arg("-lnvrtc"));
+    let out = run_ok(&mut Command::new(d.join("nv")));
+    assert_eq!(text(&out.stdout), "NVRTC_SUCCESS NVRTC_ERROR_COMPILATION\n");
+}
+
 /// Builds and runs one of `tests/pending-capture/`'s programs (whose GPU output Cuprite
 /// does not match yet in every line) and returns its stdout.
 fn run_pending(name: &str, flags: &[&str]) -> String {

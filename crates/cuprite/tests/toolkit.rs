@@ -54,7 +54,7 @@ const VECADD_OK: &str = "vecadd: error 0, 0 wrong, c[4095] = 12285\n";
 #[test]
 fn prefix_has_cudas_layout() {
     let p = prefix();
-    for f in ["bin/nvcc", "include/cuda_runtime.h", "include/cuda.h", "lib64/libcudart_static.a", "lib64/libcudadevrt.a", "lib64/libcudart.so.13.0.0", "lib64/libcuda.so.1", "lib64/libcuda.so", "include/nvrtc.h", "version.json"] {
+    for f in ["bin/nvcc", "include/cuda_runtime.h", "include/cuda.h", "lib64/libcudart_static.a", "lib64/libcudadevrt.a", "lib64/libcudart.so.13.0.0", "lib64/libcuda.so.1", "lib64/libcuda.so", "include/nvrtc.h", "include/nv/target", "include/cccl/nv/target", "include/cccl/cuda/barrier", "version.json"] {
         assert!(p.join(f).is_file(), "missing {f}");
     }
     assert_eq!(std::fs::read_link(p.join("lib64/libcudart.so")).unwrap(), Path::new("libcudart.so.13"));
