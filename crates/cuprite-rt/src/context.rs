@@ -27,7 +27,7 @@ pub fn set_target_arch(sm: u32) {
     TARGET_ARCH.store(sm as i32, Ordering::Relaxed);
 }
 
-fn selected_arch() -> (i32, i32) {
+pub(crate) fn selected_arch() -> (i32, i32) {
     if let Ok(s) = std::env::var("CUPRITE_ARCH") {
         if let Some(a) = props::parse_arch(&s) {
             return a;

@@ -677,6 +677,55 @@ fn nvrtc_searches_the_source_directory_unless_told_not_to() {
     assert_eq!(text(&out.stdout), "NVRTC_SUCCESS NVRTC_ERROR_COMPILATION\n");
 }
 
+/// `cuModuleLoad` and `cuModuleLoadData` also take CUDA C++ source (a Cuprite extension,
+/// ARCHITECTURE.md "Module images"): compiled by Cuprite's NVRTC, headers found beside
+/// the file; without an NVRTC library in reach the load fails with
+/// CUDA_ERROR_INVALID_IMAGE and says what to do.
+#[test]
+fn module_load_compiles_cuda_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("step.h"), "#define STEP 5\n").unwrap();
+    std::fs::write(
+        d.join("kern.cu"),
+        "#include \"step.h\"\ntemplate <typename T> __device__ T twice(T x) { return 2 * x; }\n\
+         extern \"C\" __global__ void fill(int *p, int n) { int i = threadIdx.x; if (i < n) p[i] = twice(i) + STEP; }\n",
+    )
+    .unwrap();
+    let src = d.join("load.cpp");
+    std::fs::write(
+        &src,
+        format!(
+            "#include <cstdio>\n#include <cuda.h>\n\
+             static const char *inline_src = \"extern \\\"C\\\" __global__ void neg(int *p) {{ p[threadIdx.x] = -p[threadIdx.x]; }}\";\n\
+             int main() {{\n\
+               cuInit(0); CUdevice dev; cuDeviceGet(&dev, 0); CUcontext ctx; cuDevicePrimaryCtxRetain(&ctx, dev); cuCtxSetCurrent(ctx);\n\
+               CUmodule m1, m2; CUfunction fill, neg;\n\
+               CUresult r1 = cuModuleLoad(&m1, \"{}/kern.cu\");\n\
+               CUresult r2 = cuModuleLoadData(&m2, inline_src);\n\
+               printf(\"load %d %d\\n\", r1, r2);\n\
+               if (r1 || r2) return 1;\n\
+               cuModuleGetFunction(&fill, m1, \"fill\"); cuModuleGetFunction(&neg, m2, \"neg\");\n\
+               CUdeviceptr p; cuMemAlloc(&p, 4 * sizeof(int)); int n = 4;\n\
+               void *a1[] = {{&p, &n}}; cuLaunchKernel(fill, 1, 1, 1, 4, 1, 1, 0, 0, a1, 0);\n\
+               void *a2[] = {{&p}}; cuLaunchKernel(neg, 1, 1, 1, 4, 1, 1, 0, 0, a2, 0);\n\
+               int h[4]; cuMemcpyDtoH(h, p, sizeof h);\n\
+               printf(\"%d %d %d %d\\n\", h[0], h[1], h[2], h[3]);\n\
+             }}\n",
+            d.display()
+        ),
+    )
+    .unwrap();
+    run_ok(cuprite().arg("-o").arg(d.join("with")).arg(&src).args(["-lcuda", "-lnvrtc"]));
+    let out = run_ok(&mut Command::new(d.join("with")));
+    assert_eq!(text(&out.stdout), "load 0 0\n-5 -7 -9 -11\n");
+
+    run_ok(cuprite().arg("-o").arg(d.join("without")).arg(&src).arg("-lcuda"));
+    let out = Command::new(d.join("without")).env_remove("LD_LIBRARY_PATH").output().unwrap();
+    assert_eq!(text(&out.stdout), "load 200 200\n");
+    assert!(text(&out.stderr).contains("link the program with -lnvrtc"), "{}", text(&out.stderr));
+}
+
 /// Builds and runs one of `tests/pending-capture/`'s programs (whose GPU output Cuprite
 /// does not match yet in every line) and returns its stdout.
 fn run_pending(name: &str, flags: &[&str]) -> String {

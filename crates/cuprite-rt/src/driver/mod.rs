@@ -17,6 +17,7 @@ pub mod memory;
 pub mod module;
 pub mod procs;
 pub mod ptx;
+pub mod source_module;
 pub mod stream;
 pub mod texture;
 

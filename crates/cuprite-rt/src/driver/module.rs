@@ -1,5 +1,6 @@
 //! Modules: `cuModuleLoad*` read a Cuprite module image (`cuprite_image`: what
-//! `cuprite -ptx/-cubin/-fatbin` and NVRTC write), `loader` turns it into registered
+//! `cuprite -ptx/-cubin/-fatbin` and NVRTC write), NVIDIA PTX (`ptx`) or CUDA C++ source
+//! (`source_module`), and `loader` turns the image into registered
 //! kernels; a `CUfunction` is the kernel's registry key, as a host stub's address is for
 //! the runtime (so `cudaGetFuncBySymbol` and `cuLaunchKernel` meet). NVIDIA images are
 //! refused with the reason on stderr. `cuLibrary*` (CUDA 12's context-independent
@@ -31,8 +32,12 @@ fn module<'a>(h: usize) -> Result<&'a Module> {
 
 /// Loads image bytes; on failure, the reason (also printed to stderr, since a CUresult
 /// cannot carry it) and the code.
-fn load_bytes(data: &[u8], call: &str) -> std::result::Result<usize, (CuResult, String)> {
+fn load_bytes(data: &[u8], call: &str, source_name: &str) -> std::result::Result<usize, (CuResult, String)> {
     let img = Image::decode(data).or_else(|e| match e {
+        // CUDA C++ source is compiled by Cuprite's NVRTC first.
+        NotAnImage::Unknown if super::source_module::looks_like_source(data) => super::source_module::compile(data, source_name)
+            .map_err(|why| (INVALID_IMAGE, why))
+            .and_then(|image| Image::decode(&image).map_err(|e| (INVALID_IMAGE, e.to_string()))),
         // NVIDIA PTX goes through the PTX front-end.
         NotAnImage::NvidiaPtx => super::ptx::image_from_ptx(data).map_err(|why| {
             let code = if why.contains("ISA version") { super::UNSUPPORTED_PTX_VERSION } else { super::INVALID_PTX };
@@ -71,7 +76,7 @@ fn load_data(pm: *mut usize, image: *const c_void, call: &str) -> Result<Option<
     if pm.is_null() || image.is_null() {
         return Err(INVALID_VALUE);
     }
-    match load_bytes(unsafe { image_bytes(image) }, call) {
+    match load_bytes(unsafe { image_bytes(image) }, call, "module.cu") {
         Ok(h) => out(pm, h).map(|_| None),
         Err((code, why)) => {
             unsafe { *pm = 0 };
@@ -96,7 +101,7 @@ pub extern "C" fn cuModuleLoad(pm: *mut usize, fname: *const c_char) -> CuResult
         }
         let path = unsafe { CStr::from_ptr(fname) }.to_string_lossy().into_owned();
         let data = std::fs::read(&path).map_err(|_| FILE_NOT_FOUND)?;
-        let h = load_bytes(&data, &format!("cuModuleLoad(\"{path}\")")).map_err(|(c, _)| c)?;
+        let h = load_bytes(&data, &format!("cuModuleLoad(\"{path}\")"), &path).map_err(|(c, _)| c)?;
         out(pm, h)
     })
 }
@@ -238,7 +243,7 @@ pub extern "C" fn cuLibraryLoadData(
         if pl.is_null() || code.is_null() {
             return Err(INVALID_VALUE);
         }
-        let h = load_bytes(unsafe { image_bytes(code) }, "cuLibraryLoadData").map_err(|(c, _)| c)?;
+        let h = load_bytes(unsafe { image_bytes(code) }, "cuLibraryLoadData", "module.cu").map_err(|(c, _)| c)?;
         out(pl, h)
     })
 }
@@ -260,7 +265,7 @@ pub extern "C" fn cuLibraryLoadFromFile(
         }
         let path = unsafe { CStr::from_ptr(fname) }.to_string_lossy().into_owned();
         let data = std::fs::read(&path).map_err(|_| FILE_NOT_FOUND)?;
-        let h = load_bytes(&data, &format!("cuLibraryLoadFromFile(\"{path}\")")).map_err(|(c, _)| c)?;
+        let h = load_bytes(&data, &format!("cuLibraryLoadFromFile(\"{path}\")"), &path).map_err(|(c, _)| c)?;
         out(pl, h)
     })
 }
