@@ -702,6 +702,7 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
 CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags);
 CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);
 CUresult cuStreamGetPriority(CUstream hStream, int *priority);
+CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device);
 CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags);
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
 CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);

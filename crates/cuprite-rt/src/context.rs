@@ -97,8 +97,9 @@ impl Context {
     }
 
     /// Waits for all work, flushes device printf, returns the sticky error if any.
+    /// Waits for the current device's work (cudaDeviceSynchronize, cuCtxSynchronize).
     pub fn synchronize(&self) -> Result<()> {
-        crate::stream::wait_all_streams();
+        crate::stream::wait_device_streams(crate::devices::current());
         crate::printf::flush();
         crate::mempool::release_to_thresholds();
         self.check()

@@ -26,6 +26,9 @@ struct EvState {
 
 pub struct EventObj {
     pub flags: u32,
+    /// The device it belongs to (current when it was made): it can be recorded only in
+    /// that device's streams.
+    pub device: std::ffi::c_int,
     st: Mutex<EvState>,
     cv: Condvar,
     /// An interprocess event's record and completion counters, shared with the processes
@@ -154,7 +157,7 @@ pub fn create(flags: u32) -> *mut c_void {
     // An interprocess event whose shared page cannot be made gets no handle
     // (cudaIpcGetEventHandle reports it).
     let shared = if flags & INTERPROCESS != 0 { crate::ipc::SharedCounters::new().ok() } else { None };
-    register(EventObj { flags, st: Mutex::new(EvState::default()), cv: Condvar::new(), shared })
+    register(EventObj { flags, device: crate::devices::current(), st: Mutex::new(EvState::default()), cv: Condvar::new(), shared })
 }
 
 fn register(e: EventObj) -> *mut c_void {
@@ -167,7 +170,7 @@ fn register(e: EventObj) -> *mut c_void {
 /// `cudaIpcOpenEventHandle`: an event over another process's interprocess event.
 pub fn import(h: &crate::ipc::Handle) -> Result<*mut c_void> {
     let shared = crate::ipc::SharedCounters::open(h)?;
-    Ok(register(EventObj { flags: INTERPROCESS | DISABLE_TIMING, st: Mutex::new(EvState::default()), cv: Condvar::new(), shared: Some(shared) }))
+    Ok(register(EventObj { flags: INTERPROCESS | DISABLE_TIMING, device: crate::devices::current(), st: Mutex::new(EvState::default()), cv: Condvar::new(), shared: Some(shared) }))
 }
 
 pub fn resolve(h: *mut c_void) -> Result<Arc<EventObj>> {
@@ -180,7 +183,7 @@ pub fn destroy(h: *mut c_void) -> Result<()> {
 
 /// cudaEventElapsedTime, in milliseconds.
 pub fn elapsed_ms(start: &EventObj, end: &EventObj) -> Result<f32> {
-    if start.flags & DISABLE_TIMING != 0 || end.flags & DISABLE_TIMING != 0 {
+    if start.flags & DISABLE_TIMING != 0 || end.flags & DISABLE_TIMING != 0 || start.device != end.device {
         return Err(error::INVALID_RESOURCE_HANDLE);
     }
     if !start.is_recorded() || !end.is_recorded() {

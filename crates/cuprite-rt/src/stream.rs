@@ -4,6 +4,9 @@
 //! a blocking stream first waits for what the legacy stream holds (`cudaStreamNonBlocking`
 //! streams do neither). The per-thread default stream is a blocking stream of its thread.
 //! A stream that is capturing (`graph::capture`) turns what is submitted into graph nodes.
+//! A stream belongs to the device current when it was made (each device has its own
+//! legacy and per-thread default streams); the legacy stream synchronises with its own
+//! device's blocking streams only, and `cudaDeviceSynchronize` waits for one device.
 
 use crate::error::{self, Result};
 use crate::event::EventObj;
@@ -11,7 +14,7 @@ use crate::launch::PreparedLaunch;
 pub use crate::queue::Queue;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
@@ -56,6 +59,8 @@ pub struct Stream {
     pub flags: u32,
     pub priority: i32,
     pub kind: Kind,
+    /// The device it belongs to (`devices::current()` when it was made).
+    pub device: c_int,
     queue: Arc<Queue>,
     /// The capture this stream takes part in, if any.
     pub capture: Mutex<Option<crate::graph::capture::StreamCapture>>,
@@ -64,10 +69,10 @@ pub struct Stream {
 pub const NON_BLOCKING: u32 = 1;
 
 impl Stream {
-    fn new(flags: u32, priority: i32, kind: Kind) -> Arc<Stream> {
+    fn new(flags: u32, priority: i32, kind: Kind, device: c_int) -> Arc<Stream> {
         let queue = Queue::spawn(crate::context::execute_op);
         queue.set_priority(priority);
-        let s = Arc::new(Stream { flags, priority, kind, queue, capture: Mutex::new(None) });
+        let s = Arc::new(Stream { flags, priority, kind, device, queue, capture: Mutex::new(None) });
         all_streams().lock().unwrap_or_else(|p| p.into_inner()).push(Arc::downgrade(&s));
         s
     }
@@ -103,9 +108,9 @@ impl Stream {
 
     /// The implicit synchronisation of the legacy default stream with blocking streams.
     fn order_after_others(&self) {
-        let legacy = legacy_stream();
+        let legacy = legacy_stream_of(self.device);
         if self.kind == Kind::Legacy {
-            let waits: Vec<Op> = blocking_streams()
+            let waits: Vec<Op> = blocking_streams(self.device)
                 .into_iter()
                 .filter(|s| !s.queue.is_idle())
                 .map(|s| Op::WaitQueue(s.queue.clone(), s.queue.submitted()))
@@ -128,11 +133,11 @@ impl Stream {
     /// the blocking streams' work.
     pub fn synchronize_implicit(&self) {
         if self.kind == Kind::Legacy {
-            for s in blocking_streams() {
+            for s in blocking_streams(self.device) {
                 s.queue.wait_all();
             }
         } else if self.is_blocking() {
-            legacy_stream().queue.wait_all();
+            legacy_stream_of(self.device).queue.wait_all();
         }
         self.queue.wait_all();
     }
@@ -151,9 +156,9 @@ impl Drop for Stream {
     /// work in the background; device-wide synchronisation still waits for it.
     fn drop(&mut self) {
         let mut r = retired().lock().unwrap_or_else(|p| p.into_inner());
-        r.retain(|q| !q.is_idle());
+        r.retain(|(_, q)| !q.is_idle());
         if !self.queue.is_idle() {
-            r.push(self.queue.clone());
+            r.push((self.device, self.queue.clone()));
         }
         self.queue.close();
     }
@@ -171,25 +176,39 @@ pub fn live_streams() -> Vec<Arc<Stream>> {
     all.iter().filter_map(|w| w.upgrade()).collect()
 }
 
-fn blocking_streams() -> Vec<Arc<Stream>> {
-    live_streams().into_iter().filter(|s| s.is_blocking()).collect()
+fn blocking_streams(device: c_int) -> Vec<Arc<Stream>> {
+    live_streams().into_iter().filter(|s| s.is_blocking() && s.device == device).collect()
 }
 
-/// Waits for all work in all streams (cudaDeviceSynchronize and the implicitly
-/// synchronising calls such as cudaFree).
+/// Waits for all work in all streams of every device (the implicitly synchronising
+/// calls such as cudaFree: devices share the machine's memory).
 pub fn wait_all_streams() {
-    for s in live_streams() {
+    wait_streams(|_| true);
+}
+
+/// Waits for all work in one device's streams (cudaDeviceSynchronize).
+pub fn wait_device_streams(device: c_int) {
+    wait_streams(|d| d == device);
+}
+
+fn wait_streams(of: impl Fn(c_int) -> bool) {
+    for s in live_streams().into_iter().filter(|s| of(s.device)) {
         s.queue.wait_all();
     }
     // Destroyed streams finish their work in the background; CUDA waits for it too.
-    let retired: Vec<Arc<Queue>> = retired().lock().unwrap_or_else(|p| p.into_inner()).drain(..).collect();
-    for q in retired {
+    let mine: Vec<Arc<Queue>> = {
+        let mut r = retired().lock().unwrap_or_else(|p| p.into_inner());
+        let (mine, others): (Vec<_>, Vec<_>) = r.drain(..).partition(|(d, _)| of(*d));
+        *r = others;
+        mine.into_iter().map(|(_, q)| q).collect()
+    };
+    for q in mine {
         q.wait_all();
     }
 }
 
-fn retired() -> &'static Mutex<Vec<Arc<Queue>>> {
-    static R: OnceLock<Mutex<Vec<Arc<Queue>>>> = OnceLock::new();
+fn retired() -> &'static Mutex<Vec<(c_int, Arc<Queue>)>> {
+    static R: OnceLock<Mutex<Vec<(c_int, Arc<Queue>)>>> = OnceLock::new();
     R.get_or_init(|| Mutex::new(Vec::new()))
 }
 
@@ -202,19 +221,26 @@ fn streams() -> std::sync::MutexGuard<'static, Streams> {
     S.get_or_init(|| Mutex::new(Streams { live: HashMap::new() })).lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The current device's legacy default stream.
 pub fn legacy_stream() -> &'static Arc<Stream> {
-    static D: OnceLock<Arc<Stream>> = OnceLock::new();
-    D.get_or_init(|| Stream::new(0, 0, Kind::Legacy))
+    legacy_stream_of(crate::devices::current())
+}
+
+pub fn legacy_stream_of(device: c_int) -> &'static Arc<Stream> {
+    static D: [OnceLock<Arc<Stream>>; crate::devices::MAX_DEVICES] = [const { OnceLock::new() }; crate::devices::MAX_DEVICES];
+    let d = (device.max(0) as usize).min(crate::devices::MAX_DEVICES - 1);
+    D[d].get_or_init(|| Stream::new(0, 0, Kind::Legacy, d as c_int))
 }
 
 thread_local! {
-    static PER_THREAD: RefCell<Option<Arc<Stream>>> = const { RefCell::new(None) };
+    static PER_THREAD: RefCell<HashMap<c_int, Arc<Stream>>> = RefCell::new(HashMap::new());
 }
 
-/// This host thread's default stream (`cudaStreamPerThread`).
+/// This host thread's default stream on the current device (`cudaStreamPerThread`).
 pub fn per_thread_stream() -> Arc<Stream> {
+    let device = crate::devices::current();
     PER_THREAD
-        .try_with(|p| p.borrow_mut().get_or_insert_with(|| Stream::new(0, 0, Kind::PerThread)).clone())
+        .try_with(|p| p.borrow_mut().entry(device).or_insert_with(|| Stream::new(0, 0, Kind::PerThread, device)).clone())
         .unwrap_or_else(|_| legacy_stream().clone())
 }
 
@@ -239,7 +265,7 @@ pub fn default_stream() -> Arc<Stream> {
 
 /// cudaStreamCreate*: a new stream's handle.
 pub fn create(flags: u32, priority: i32) -> *mut c_void {
-    let s = Stream::new(flags, priority, Kind::Created);
+    let s = Stream::new(flags, priority, Kind::Created, crate::devices::current());
     let handle = Arc::as_ptr(&s) as *mut c_void;
     streams().live.insert(handle as usize, s);
     handle

@@ -821,6 +821,130 @@ after cuCtxSetCurrent: runtime 2, context 2\nafter cudaSetDevice(1): context 1, 
     assert!(out.starts_with("cudaGetDeviceCount(&n) cudaSuccess\ncount 2\n"), "{out}");
 }
 
+/// Streams, events and memory belong to the device current when they were made
+/// (Programming Guide, "Stream and Event Behavior"); the codes are the documented ones.
+const DEVICE_OWNERSHIP: &str = r#"
+// Streams, events and memory belong to the device that was current when they were
+// created (Programming Guide, "Stream and Event Behavior"): a launch into another
+// device's stream fails, an event recorded into another device's stream fails, elapsed
+// time between two devices' events fails; memory copies into another device's stream,
+// event queries and synchronisation across devices, and stream waits on another
+// device's event succeed. Each device has its own default stream. Needs 2 devices
+// (CUPRITE_DEVICE_COUNT=2 on Cuprite). The expected codes are the documented ones (no
+// machine with two GPUs was available to capture them).
+#include <cstdio>
+
+__global__ void add(int *p, int v) { p[threadIdx.x] += v; }
+
+#define SHOW(what, call) do { cudaError_t e_ = (call); printf("%-40s %s\n", what, cudaGetErrorName(e_)); } while (0)
+
+int main() {
+    int n = 0;
+    cudaGetDeviceCount(&n);
+    if (n < 2) { printf("needs 2 devices, found %d\n", n); return 0; }
+
+    cudaStream_t s0, s1;
+    cudaEvent_t e0, e1;
+    int *d0, *d1;
+    cudaSetDevice(0);
+    cudaStreamCreate(&s0);
+    cudaEventCreate(&e0);
+    cudaMalloc(&d0, 32 * sizeof(int));
+    cudaMemset(d0, 0, 32 * sizeof(int));
+    cudaSetDevice(1);
+    cudaStreamCreate(&s1);
+    cudaEventCreate(&e1);
+    cudaMalloc(&d1, 32 * sizeof(int));
+    cudaMemset(d1, 0, 32 * sizeof(int));
+
+    // Current device 1.
+    add<<<1, 32, 0, s1>>>(d1, 1);
+    SHOW("launch into own stream", cudaGetLastError());
+    add<<<1, 32, 0, s0>>>(d1, 1);
+    SHOW("launch into device 0's stream", cudaGetLastError());
+    SHOW("sync after refused launch", cudaDeviceSynchronize());
+    add<<<1, 32>>>(d1, 2);
+    SHOW("launch into default stream", cudaGetLastError());
+    SHOW("record own event in own stream", cudaEventRecord(e1, s1));
+    SHOW("record device 0's event in own stream", cudaEventRecord(e0, s1));
+    SHOW("record own event in device 0's stream", cudaEventRecord(e1, s0));
+    SHOW("memcpy async in device 0's stream", cudaMemcpyAsync(d1, d1 + 16, 16 * sizeof(int), cudaMemcpyDeviceToDevice, s0));
+    SHOW("stream 1 waits device 0's event", cudaStreamWaitEvent(s1, e0, 0));
+    SHOW("synchronize device 0's stream", cudaStreamSynchronize(s0));
+
+    cudaSetDevice(0);
+    SHOW("record on device 0", cudaEventRecord(e0, s0));
+    cudaEventSynchronize(e0);
+    SHOW("event sync from device 0", cudaEventSynchronize(e1));
+    float ms = 0;
+    SHOW("elapsed between devices", cudaEventElapsedTime(&ms, e0, e1));
+    SHOW("elapsed same device", cudaEventElapsedTime(&ms, e0, e0));
+    int sd = -1;
+    SHOW("device of stream 1", cudaStreamGetDevice(s1, &sd));
+    printf("stream 1 on %d\n", sd);
+    cudaSetDevice(1);
+    SHOW("query device 0's event from device 1", cudaEventQuery(e0));
+    SHOW("device 1 synchronize", cudaDeviceSynchronize());
+
+    cudaPointerAttributes a;
+    SHOW("attributes d0", cudaPointerGetAttributes(&a, d0));
+    printf("d0 device %d type %d\n", a.device, (int)a.type);
+    SHOW("attributes d1", cudaPointerGetAttributes(&a, d1));
+    printf("d1 device %d type %d\n", a.device, (int)a.type);
+
+    int h[32];
+    cudaMemcpy(h, d1, sizeof h, cudaMemcpyDeviceToHost);
+    printf("d1: %d %d %d %d\n", h[0], h[15], h[16], h[31]);
+
+    cudaStreamDestroy(s1);
+    cudaEventDestroy(e1);
+    cudaFree(d1);
+    cudaSetDevice(0);
+    SHOW("destroy stream 0 from device 0", cudaStreamDestroy(s0));
+    cudaEventDestroy(e0);
+    cudaFree(d0);
+    SHOW("last error", cudaGetLastError());
+    return 0;
+}
+"#;
+
+#[test]
+fn streams_events_and_memory_belong_to_their_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "owned.cu", DEVICE_OWNERSHIP);
+    let exe = dir.path().join("owned");
+    run_ok(cuprite().arg("-arch=sm_90").arg(&src).arg("-o").arg(&exe));
+    let out = text(&run_ok(Command::new(&exe).env("CUPRITE_DEVICE_COUNT", "2")).stdout);
+    let want = "\
+launch into own stream                   cudaSuccess
+launch into device 0's stream            cudaErrorInvalidResourceHandle
+sync after refused launch                cudaSuccess
+launch into default stream               cudaSuccess
+record own event in own stream           cudaSuccess
+record device 0's event in own stream    cudaErrorInvalidResourceHandle
+record own event in device 0's stream    cudaErrorInvalidResourceHandle
+memcpy async in device 0's stream        cudaSuccess
+stream 1 waits device 0's event          cudaSuccess
+synchronize device 0's stream            cudaSuccess
+record on device 0                       cudaSuccess
+event sync from device 0                 cudaSuccess
+elapsed between devices                  cudaErrorInvalidResourceHandle
+elapsed same device                      cudaSuccess
+device of stream 1                       cudaSuccess
+stream 1 on 1
+query device 0's event from device 1     cudaSuccess
+device 1 synchronize                     cudaSuccess
+attributes d0                            cudaSuccess
+d0 device 0 type 2
+attributes d1                            cudaSuccess
+d1 device 1 type 2
+d1: 3 3 3 3
+destroy stream 0 from device 0           cudaSuccess
+last error                               cudaErrorInvalidResourceHandle
+";
+    assert_eq!(out, want);
+}
+
 const DRIVER_IPC: &str = r#"
 #include <cstdio>
 #include <unistd.h>

@@ -26,6 +26,11 @@ pub extern "C" fn cudaEventCreateWithFlags(p: *mut *mut c_void, flags: c_uint) -
 /// Records `ev` in `st` (or, while `st` captures, makes it stand for the capture's nodes).
 fn record(ev: &std::sync::Arc<event::EventObj>, st: &stream::Stream) -> crate::error::Result<()> {
     ctx().check()?;
+    // An event is recorded only in a stream of its own device (Programming Guide,
+    // "Stream and Event Behavior").
+    if ev.device != st.device {
+        return Err(error::INVALID_RESOURCE_HANDLE);
+    }
     if st.is_capturing() {
         crate::graph::capture::record_event(st, ev);
         return Ok(());

@@ -29,6 +29,10 @@ pub fn launch_kernel(
     }
     launch::validate(&k, grid, block, shared, &c.props().limits())?;
     let s = stream::resolve(st)?;
+    // A kernel runs on the current device: another device's stream is refused.
+    if s.device != crate::devices::current() {
+        return Err(error::INVALID_RESOURCE_HANDLE);
+    }
     crate::api::stream::check_capture_rules(&s)?;
     let l = unsafe { PreparedLaunch::new(k, grid, block, shared, args)? };
     s.submit(Op::Launch(Box::new(l)));

@@ -235,10 +235,10 @@ pub extern "C" fn cudaPointerGetAttributes(attr: *mut PointerAttributes, p: *con
         let pm = p as *mut c_void;
         let v = match memory::lookup(p) {
             Some(a) => match a.kind {
-                Kind::Device => PointerAttributes { kind: 2, device: 0, device_pointer: pm, host_pointer: std::ptr::null_mut() },
-                Kind::Managed => PointerAttributes { kind: 3, device: 0, device_pointer: pm, host_pointer: pm },
+                Kind::Device => PointerAttributes { kind: 2, device: a.device, device_pointer: pm, host_pointer: std::ptr::null_mut() },
+                Kind::Managed => PointerAttributes { kind: 3, device: a.device, device_pointer: pm, host_pointer: pm },
                 Kind::PinnedHost(_) | Kind::Registered(_) => {
-                    PointerAttributes { kind: 1, device: 0, device_pointer: pm, host_pointer: pm }
+                    PointerAttributes { kind: 1, device: a.device, device_pointer: pm, host_pointer: pm }
                 }
             },
             None => match crate::registry::var_containing(p as usize, 1) {

@@ -168,6 +168,12 @@ pub extern "C" fn cudaStreamGetPriority(s: *mut c_void, p: *mut c_int) -> CudaEr
     api(|| out(p, stream::resolve(s)?.priority))
 }
 
+/// The device the stream belongs to (CUDA 12.8).
+#[no_mangle]
+pub extern "C" fn cudaStreamGetDevice(s: *mut c_void, device: *mut c_int) -> CudaError {
+    api(|| out(device, stream::resolve(s)?.device))
+}
+
 #[no_mangle]
 pub extern "C" fn cudaStreamAttachMemAsync(s: *mut c_void, _p: *mut c_void, _len: usize, _flags: c_uint) -> CudaError {
     api(|| stream::resolve(s).map(|_| ()))

@@ -152,7 +152,8 @@ pub extern "C" fn cuModuleLoadDataEx(pm: *mut usize, image: *const c_void, n: c_
 pub extern "C" fn cuModuleUnload(h: usize) -> CuResult {
     drv(|| {
         let m = module(h)?;
-        let _ = crate::context::ctx().synchronize();
+        // Any device may still run the module's kernels.
+        crate::stream::wait_all_streams();
         live().remove(&h);
         if let Some(l) = m.loaded.lock().unwrap_or_else(|p| p.into_inner()).take() {
             l.unload();

@@ -181,6 +181,7 @@ fn table() -> &'static [(&'static str, usize)] {
         ("cuStreamDestroy_v2", super::stream::cuStreamDestroy_v2 as *mut c_void),
         ("cuStreamGetFlags", super::stream::cuStreamGetFlags as *mut c_void),
         ("cuStreamGetPriority", super::stream::cuStreamGetPriority as *mut c_void),
+        ("cuStreamGetDevice", super::stream::cuStreamGetDevice as *mut c_void),
         ("cuStreamQuery", super::stream::cuStreamQuery as *mut c_void),
         ("cuStreamSynchronize", super::stream::cuStreamSynchronize as *mut c_void),
         ("cuStreamWaitEvent", super::stream::cuStreamWaitEvent as *mut c_void),

@@ -66,6 +66,15 @@ pub extern "C" fn cuStreamGetPriority(s: *mut c_void, p: *mut c_int) -> CuResult
     })
 }
 
+/// The device of the stream (`CUdevice` is the device's ordinal here).
+#[no_mangle]
+pub extern "C" fn cuStreamGetDevice(s: *mut c_void, device: *mut c_int) -> CuResult {
+    drv(|| {
+        require()?;
+        rt(st::cudaStreamGetDevice(s, device))
+    })
+}
+
 /// `CUstreamCallback` has the shape of `cudaStreamCallback_t` (the status is a
 /// `CUresult`, and the codes a callback can see are the same in both).
 #[no_mangle]

@@ -62,6 +62,8 @@ pub struct Alloc {
     reserved: usize,
     backing: Backing,
     pub kind: Kind,
+    /// The device current when it was allocated (what cudaPointerGetAttributes reports).
+    pub device: std::ffi::c_int,
 }
 
 #[derive(Default)]
@@ -158,7 +160,7 @@ fn release(pool: &mut Pool, a: &Alloc) {
 /// frees and pointer queries know it as they know the pool's.
 pub fn track_foreign(base: usize, size: usize, kind: Kind) {
     let mut t = tracker();
-    t.allocs.insert(base, Alloc { base, size, reserved: size, backing: Backing::Foreign, kind });
+    t.allocs.insert(base, Alloc { base, size, reserved: size, backing: Backing::Foreign, kind, device: crate::devices::current() });
     if kind.is_device() {
         t.device_bytes += size;
     }
@@ -196,7 +198,7 @@ pub fn alloc(size: usize, kind: Kind) -> error::Result<*mut c_void> {
     } else {
         host_alloc(size).ok_or(error::MEMORY_ALLOCATION)?
     };
-    t.allocs.insert(base, Alloc { base, size, reserved, backing, kind });
+    t.allocs.insert(base, Alloc { base, size, reserved, backing, kind, device: crate::devices::current() });
     if kind.is_device() {
         t.device_bytes += reserved;
     }
@@ -237,7 +239,7 @@ pub fn register(ptr: *mut c_void, size: usize, flags: u32) -> error::Result<()> 
     if lookup_in(&t, base, size).is_some() {
         return Err(error::HOST_MEMORY_ALREADY_REGISTERED);
     }
-    t.allocs.insert(base, Alloc { base, size, reserved: size, backing: Backing::None, kind: Kind::Registered(flags) });
+    t.allocs.insert(base, Alloc { base, size, reserved: size, backing: Backing::None, kind: Kind::Registered(flags), device: crate::devices::current() });
     Ok(())
 }
 
