@@ -564,6 +564,7 @@ typedef size_t (*CUoccupancyB2DSize)(int blockSize);
 #define cuMemcpyAtoHAsync cuMemcpyAtoHAsync_v2
 #define cuTexRefSetAddress cuTexRefSetAddress_v2
 #define cuTexRefSetAddress2D cuTexRefSetAddress2D_v3
+#define cuTexRefGetAddress cuTexRefGetAddress_v2
 
 CUresult cuInit(unsigned int Flags);
 CUresult cuDriverGetVersion(int *driverVersion);
@@ -687,6 +688,16 @@ CUresult cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am);
 CUresult cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm);
 CUresult cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);
 CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);
+CUresult cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef);
+CUresult cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor);
+CUresult cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso);
+CUresult cuTexRefGetAddress_v2(CUdeviceptr *pdptr, CUtexref hTexRef);
+CUresult cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef);
+CUresult cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim);
+CUresult cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);
+CUresult cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef);
+CUresult cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);
+CUresult cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef);
 CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N);
 CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N);
 CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N);

@@ -821,6 +821,104 @@ after cuCtxSetCurrent: runtime 2, context 2\nafter cudaSetDevice(1): context 1, 
     assert!(out.starts_with("cudaGetDeviceCount(&n) cudaSuccess\ncount 2\n"), "{out}");
 }
 
+/// The driver API's texture and surface references, as the CUDA 2.x–4.x guides describe
+/// them: `cuModuleGetTexRef` on a module's `texture<>` variable, bound to an array, linear
+/// memory (with the alignment offset) and set up in any order; `cuModuleGetSurfRef` and
+/// `cuSurfRefSetArray`. (CUDA 13 compiles no references, so there is no GPU output to
+/// compare with; the values follow from the texels: nearest, half-way linear, clamped,
+/// bytes read as normalized floats.)
+const DRIVER_REFS_MODULE: &str = r#"
+texture<float, 2, cudaReadModeElementType> img;
+texture<float, 1, cudaReadModeElementType> line;
+texture<unsigned char, 1, cudaReadModeNormalizedFloat> bytes;
+surface<void, 2> out2d;
+extern "C" __global__ void sample(float *o, float dx) {
+    int x = threadIdx.x, y = blockIdx.x;
+    o[y * 4 + x] = tex2D(img, x + dx, y + 0.5f);
+}
+extern "C" __global__ void fetch(float *o) {
+    int i = threadIdx.x;
+    o[i] = tex1Dfetch(line, i) + tex1Dfetch(bytes, i);
+}
+extern "C" __global__ void write(int v) {
+    int x = threadIdx.x, y = blockIdx.x;
+    surf2Dwrite(v + 10 * y + x, out2d, x * 4, y);
+}
+"#;
+
+const DRIVER_REFS_MAIN: &str = r#"
+#include <cstdio>
+#include <cuda.h>
+#define CK(x) do { CUresult r_ = (x); if (r_) { printf("%s -> %d\n", #x, r_); return 1; } } while (0)
+int main() {
+    CK(cuInit(0)); CUdevice dev; CK(cuDeviceGet(&dev, 0)); CUcontext ctx; CK(cuDevicePrimaryCtxRetain(&ctx, dev)); CK(cuCtxSetCurrent(ctx));
+    CUmodule m; CK(cuModuleLoad(&m, "refs.cu"));
+    CUfunction sample, fetch, write;
+    CK(cuModuleGetFunction(&sample, m, "sample")); CK(cuModuleGetFunction(&fetch, m, "fetch")); CK(cuModuleGetFunction(&write, m, "write"));
+    CUtexref img, line, bytes, again; CUsurfref out2d;
+    CK(cuModuleGetTexRef(&img, m, "img")); CK(cuModuleGetTexRef(&again, m, "img"));
+    CK(cuModuleGetTexRef(&line, m, "line")); CK(cuModuleGetTexRef(&bytes, m, "bytes"));
+    CK(cuModuleGetSurfRef(&out2d, m, "out2d"));
+    printf("same handle %d, missing %d\n", img == again, (int)cuModuleGetTexRef(&again, m, "nope"));
+    // A 4x2 float array: value = 10*y + x.
+    CUDA_ARRAY_DESCRIPTOR ad = {4, 2, CU_AD_FORMAT_FLOAT, 1};
+    CUarray arr; CK(cuArrayCreate(&arr, &ad));
+    float h[8]; for (int i = 0; i < 8; i++) h[i] = 10 * (i / 4) + i % 4;
+    CUDA_MEMCPY2D c = {}; c.srcMemoryType = CU_MEMORYTYPE_HOST; c.srcHost = h; c.srcPitch = 16;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY; c.dstArray = arr; c.WidthInBytes = 16; c.Height = 2;
+    CK(cuMemcpy2D(&c));
+    // Bound first, set up after (the order of the 2008 guides' samples).
+    CK(cuTexRefSetArray(img, arr, CU_TRSA_OVERRIDE_FORMAT));
+    CK(cuTexRefSetAddressMode(img, 0, CU_TR_ADDRESS_MODE_CLAMP)); CK(cuTexRefSetAddressMode(img, 1, CU_TR_ADDRESS_MODE_CLAMP));
+    CK(cuTexRefSetFilterMode(img, CU_TR_FILTER_MODE_POINT)); CK(cuTexRefSetFlags(img, 0)); CK(cuTexRefSetFormat(img, CU_AD_FORMAT_FLOAT, 1));
+    CUdeviceptr o; CK(cuMemAlloc(&o, 8 * sizeof(float)));
+    float res[8];
+    float dx = 0.5f; void *a1[] = {&o, &dx};
+    CK(cuLaunchKernel(sample, 2, 1, 1, 4, 1, 1, 0, 0, a1, 0)); CK(cuMemcpyDtoH(res, o, sizeof res));
+    printf("point:"); for (float v : res) printf(" %g", v); printf("\n");
+    CK(cuTexRefSetFilterMode(img, CU_TR_FILTER_MODE_LINEAR)); dx = 1.0f;
+    CK(cuLaunchKernel(sample, 2, 1, 1, 4, 1, 1, 0, 0, a1, 0)); CK(cuMemcpyDtoH(res, o, sizeof res));
+    printf("linear:"); for (float v : res) printf(" %g", v); printf("\n");
+    CUfilter_mode fm; unsigned fl; CUarray_format f; int n; CUaddress_mode am;
+    CK(cuTexRefGetFilterMode(&fm, img)); CK(cuTexRefGetFlags(&fl, img)); CK(cuTexRefGetFormat(&f, &n, img)); CK(cuTexRefGetAddressMode(&am, img, 1));
+    printf("get: filter %d flags %u format %d x%d mode %d\n", fm, fl, f, n, am);
+    // Linear memory: 4 floats at an offset, and 4 bytes read as normalized floats.
+    CUdeviceptr lin; CK(cuMemAlloc(&lin, 256 + 4 * sizeof(float)));
+    float lv[4] = {1, 2, 3, 4}; CK(cuMemcpyHtoD(lin, lv, sizeof lv));
+    size_t off = 7; CK(cuTexRefSetAddress(&off, line, lin, sizeof lv)); CK(cuTexRefSetFormat(line, CU_AD_FORMAT_FLOAT, 1));
+    CUdeviceptr b; CK(cuMemAlloc(&b, 4)); unsigned char bv[4] = {0, 51, 255, 128}; CK(cuMemcpyHtoD(b, bv, 4));
+    CK(cuTexRefSetFormat(bytes, CU_AD_FORMAT_UNSIGNED_INT8, 1)); CK(cuTexRefSetAddress(&off, bytes, b, 4));
+    void *a2[] = {&o};
+    CK(cuLaunchKernel(fetch, 1, 1, 1, 4, 1, 1, 0, 0, a2, 0)); CK(cuMemcpyDtoH(res, o, 4 * sizeof(float)));
+    printf("fetch (offset %zu):", off); for (int i = 0; i < 4; i++) printf(" %g", res[i]); printf("\n");
+    // Surface reference over a 4x2 int array made for surface writes.
+    CUDA_ARRAY3D_DESCRIPTOR sd = {4, 2, 0, CU_AD_FORMAT_SIGNED_INT32, 1, CUDA_ARRAY3D_SURFACE_LDST};
+    CUarray sa; CK(cuArray3DCreate(&sa, &sd)); CK(cuSurfRefSetArray(out2d, sa, 0));
+    int v = 100; void *a3[] = {&v};
+    CK(cuLaunchKernel(write, 2, 1, 1, 4, 1, 1, 0, 0, a3, 0));
+    int si[8]; CUDA_MEMCPY2D d = {}; d.srcMemoryType = CU_MEMORYTYPE_ARRAY; d.srcArray = sa; d.dstMemoryType = CU_MEMORYTYPE_HOST; d.dstHost = si; d.dstPitch = 16; d.WidthInBytes = 16; d.Height = 2;
+    CK(cuMemcpy2D(&d));
+    printf("surface:"); for (int x : si) printf(" %d", x); printf("\n");
+    printf("bad handle %d\n", (int)cuTexRefSetFilterMode((CUtexref)&v, CU_TR_FILTER_MODE_POINT));
+    return 0;
+}
+"#;
+
+#[test]
+fn driver_texture_and_surface_references() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "refs.cu", DRIVER_REFS_MODULE);
+    let src = write(dir.path(), "main.cpp", DRIVER_REFS_MAIN);
+    let exe = dir.path().join("refs");
+    run_ok(cuprite().arg(&src).args(["-lcuda", "-lnvrtc", "-o"]).arg(&exe));
+    let out = text(&run_ok(Command::new(&exe).current_dir(dir.path())).stdout);
+    assert_eq!(
+        out,
+        "same handle 1, missing 500\npoint: 0 1 2 3 10 11 12 13\nlinear: 0.5 1.5 2.5 3 10.5 11.5 12.5 13\n\
+get: filter 1 flags 0 format 32 x1 mode 1\nfetch (offset 0): 1 2.2 4 4.50196\nsurface: 100 101 102 103 110 111 112 113\nbad handle 400\n"
+    );
+}
+
 /// Streams, events and memory belong to the device current when they were made
 /// (Programming Guide, "Stream and Event Behavior"); the codes are the documented ones.
 const DEVICE_OWNERSHIP: &str = r#"

@@ -45,7 +45,7 @@ pub extern "C" fn cudaCreateTextureObject(
 }
 
 /// A new texture object's handle (also behind each texture-reference binding).
-pub(super) fn create_texture(res: &ResourceDesc, tex: &TextureDesc) -> Result<u64> {
+pub(crate) fn create_texture(res: &ResourceDesc, tex: &TextureDesc) -> Result<u64> {
     let t = TexObj::new(res, tex)?;
     let h = Box::into_raw(Box::new(t)) as u64;
     remember(&TEXTURES, h);
@@ -53,7 +53,7 @@ pub(super) fn create_texture(res: &ResourceDesc, tex: &TextureDesc) -> Result<u6
 }
 
 /// Retires an object made by [`create_texture`] (a rebound or unbound reference's).
-pub(super) fn retire_texture(h: u64) {
+pub(crate) fn retire_texture(h: u64) {
     if let Ok(t) = texture(h) {
         t.live = false;
     }
@@ -104,7 +104,7 @@ pub extern "C" fn cudaCreateSurfaceObject(p: *mut u64, res: *const ResourceDesc)
 }
 
 /// A new surface object's handle (also behind each surface-reference binding).
-pub(super) fn create_surface(res: &ResourceDesc) -> Result<u64> {
+pub(crate) fn create_surface(res: &ResourceDesc) -> Result<u64> {
     let s = SurfObj::new(res)?;
     let h = Box::into_raw(Box::new(s)) as u64;
     remember(&SURFACES, h);
@@ -112,7 +112,7 @@ pub(super) fn create_surface(res: &ResourceDesc) -> Result<u64> {
 }
 
 /// Retires an object made by [`create_surface`] (a rebound reference's).
-pub(super) fn retire_surface(h: u64) {
+pub(crate) fn retire_surface(h: u64) {
     if let Ok(s) = surface(h) {
         s.live = false;
     }

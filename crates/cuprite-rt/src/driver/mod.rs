@@ -19,6 +19,7 @@ pub mod procs;
 pub mod ptx;
 pub mod source_module;
 pub mod stream;
+pub mod texref;
 pub mod texture;
 
 use crate::error::{self, CudaError};

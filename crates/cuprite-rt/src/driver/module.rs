@@ -187,7 +187,7 @@ pub extern "C" fn cuModuleGetFunction(pf: *mut usize, h: usize, name: *const c_c
     })
 }
 
-fn global(h: usize, name: *const c_char) -> Result<(u64, usize)> {
+pub(super) fn global(h: usize, name: *const c_char) -> Result<(u64, usize)> {
     let m = module(h)?;
     if name.is_null() {
         return Err(INVALID_VALUE);

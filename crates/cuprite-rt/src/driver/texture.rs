@@ -4,7 +4,7 @@
 //! objects (`texture/`), which both APIs share: a `CUarray` is a `cudaArray_t`, a
 //! `CUtexObject` a `cudaTextureObject_t`.
 
-use super::{drv, out, rt, CuResult, Result, INVALID_HANDLE, INVALID_VALUE, NOT_FOUND};
+use super::{drv, out, rt, CuResult, Result, INVALID_HANDLE, INVALID_VALUE};
 use crate::api::array as rta;
 use crate::api::texture as rtt;
 use crate::texture::array::{self, Array};
@@ -26,7 +26,7 @@ const TRSF_DISABLE_TRILINEAR_OPTIMIZATION: u32 = 0x20;
 const TRSF_SEAMLESS_CUBEMAP: u32 = 0x40;
 
 /// The channel descriptor of `channels` channels of a `CUarray_format`.
-fn channel_desc(format: u32, channels: u32) -> Result<ChannelDesc> {
+pub(super) fn channel_desc(format: u32, channels: u32) -> Result<ChannelDesc> {
     let &(_, bits, kind) = FORMATS.iter().find(|f| f.0 == format).ok_or(INVALID_VALUE)?;
     if !matches!(channels, 1 | 2 | 4) {
         return Err(INVALID_VALUE);
@@ -36,7 +36,7 @@ fn channel_desc(format: u32, channels: u32) -> Result<ChannelDesc> {
 }
 
 /// The `CUarray_format` and channel count of a channel descriptor.
-fn format_of(d: &ChannelDesc) -> (u32, u32) {
+pub(super) fn format_of(d: &ChannelDesc) -> (u32, u32) {
     let channels = [d.x, d.y, d.z, d.w].iter().filter(|&&b| b > 0).count() as u32;
     let f = FORMATS.iter().find(|f| f.1 == d.x && f.2 == d.f).map_or(0, |f| f.0);
     (f, channels)
@@ -45,10 +45,10 @@ fn format_of(d: &ChannelDesc) -> (u32, u32) {
 /// `CUDA_ARRAY_DESCRIPTOR`.
 #[repr(C)]
 pub struct ArrayDescriptor {
-    width: usize,
-    height: usize,
-    format: u32,
-    num_channels: c_uint,
+    pub(super) width: usize,
+    pub(super) height: usize,
+    pub(super) format: u32,
+    pub(super) num_channels: c_uint,
 }
 
 /// `CUDA_ARRAY3D_DESCRIPTOR`.
@@ -453,67 +453,4 @@ pub extern "C" fn cuSurfObjectGetResourceDesc(r: *mut DrvResourceDesc, h: u64) -
         rt(rtt::cudaGetSurfaceObjectResourceDesc(&mut res, h))?;
         out(r, from_runtime(&res))
     })
-}
-
-// ---- texture and surface references ---------------------------------------------------
-
-/// CUDA 13 compiles no texture or surface references into modules: `cuModuleGetTexRef`
-/// and `cuModuleGetSurfRef` report `CUDA_ERROR_NOT_FOUND` for every name, as CUDA 13's
-/// header documents, so no `CUtexref` exists for the `cuTexRef*` functions to accept.
-#[no_mangle]
-pub extern "C" fn cuModuleGetTexRef(p: *mut *mut c_void, _m: *mut c_void, name: *const std::ffi::c_char) -> CuResult {
-    drv(|| {
-        if p.is_null() || name.is_null() {
-            return Err(INVALID_VALUE);
-        }
-        Err(NOT_FOUND)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn cuModuleGetSurfRef(p: *mut *mut c_void, m: *mut c_void, name: *const std::ffi::c_char) -> CuResult {
-    cuModuleGetTexRef(p, m, name)
-}
-
-/// What the `cuTexRef*` setters answer: a `CUtexref` only comes from
-/// `cuModuleGetTexRef`, which finds none (above), so every handle is invalid.
-fn no_texref() -> CuResult {
-    drv(|| Err(INVALID_VALUE))
-}
-
-#[no_mangle]
-pub extern "C" fn cuTexRefSetArray(_t: *mut c_void, _a: *mut Array, _flags: c_uint) -> CuResult {
-    no_texref()
-}
-#[no_mangle]
-pub extern "C" fn cuTexRefSetMipmappedArray(_t: *mut c_void, _a: *mut MipmappedArray, _flags: c_uint) -> CuResult {
-    no_texref()
-}
-#[no_mangle]
-pub extern "C" fn cuTexRefSetAddress_v2(_o: *mut usize, _t: *mut c_void, _p: u64, _n: usize) -> CuResult {
-    no_texref()
-}
-#[no_mangle]
-pub extern "C" fn cuTexRefSetAddress2D_v3(_t: *mut c_void, _d: *const ArrayDescriptor, _p: u64, _pitch: usize) -> CuResult {
-    no_texref()
-}
-#[no_mangle]
-pub extern "C" fn cuTexRefSetFormat(_t: *mut c_void, _f: u32, _n: std::ffi::c_int) -> CuResult {
-    no_texref()
-}
-#[no_mangle]
-pub extern "C" fn cuTexRefSetAddressMode(_t: *mut c_void, _dim: std::ffi::c_int, _m: i32) -> CuResult {
-    no_texref()
-}
-#[no_mangle]
-pub extern "C" fn cuTexRefSetFilterMode(_t: *mut c_void, _m: i32) -> CuResult {
-    no_texref()
-}
-#[no_mangle]
-pub extern "C" fn cuTexRefSetFlags(_t: *mut c_void, _flags: c_uint) -> CuResult {
-    no_texref()
-}
-#[no_mangle]
-pub extern "C" fn cuSurfRefSetArray(_s: *mut c_void, _a: *mut Array, _flags: c_uint) -> CuResult {
-    no_texref()
 }
