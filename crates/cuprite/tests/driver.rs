@@ -919,6 +919,66 @@ get: filter 1 flags 0 format 32 x1 mode 1\nfetch (offset 0): 1 2.2 4 4.50196\nsu
     );
 }
 
+/// Entry points of the CUDA 2.x–4.x driver API that CUDA 13's libcuda still exports:
+/// `cuDeviceGetProperties` (the same figures as the attributes), `cuCtxAttach`/`Detach`
+/// (a created context is destroyed when the last attach is detached), `cuMemcpyPeer`
+/// between contexts, `cuParamSetTexRef` with a reference from `cuTexRefCreate`, the
+/// shared-memory configuration, and the graphics calls (no resource can exist).
+const DRIVER_LEGACY: &str = r#"
+#include <cstdio>
+#include <cuda.h>
+int main() {
+    cuInit(0); CUdevice dev; cuDeviceGet(&dev, 0);
+    CUdevprop p; int tpb, warp, align;
+    printf("props %d\n", (int)cuDeviceGetProperties(&p, dev));
+    cuDeviceGetAttribute(&tpb, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, dev);
+    cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev);
+    cuDeviceGetAttribute(&align, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, dev);
+    printf("same %d %d %d\n", p.maxThreadsPerBlock == tpb, p.SIMDWidth == warp, p.textureAlign == align);
+    CUcontext c, a; cuCtxCreate(&c, NULL, 0, dev);
+    int r1 = cuCtxAttach(&a, 0); printf("attach %d same %d\n", r1, a == c);
+    int d1 = cuCtxDetach(c); int d2 = cuCtxDetach(c); int d3 = cuCtxDetach(c);
+    printf("detach %d %d again %d\n", d1, d2, d3);
+    CUcontext pc; cuDevicePrimaryCtxRetain(&pc, dev); cuCtxSetCurrent(pc);
+    CUdeviceptr x, y; cuMemAlloc(&x, 16); cuMemAlloc(&y, 16);
+    int h[4] = {1, 2, 3, 4}, g[4] = {0};
+    cuMemcpyHtoD(x, h, 16);
+    int p1 = cuMemcpyPeer(y, pc, x, pc, 16); int p2 = cuMemcpyPeer(y, (CUcontext)&h, x, pc, 16);
+    printf("peer %d bad ctx %d\n", p1, p2);
+    cuMemcpyDtoH(g, y, 16); printf("copied %d %d %d %d\n", g[0], g[1], g[2], g[3]);
+    CUtexref t; printf("texref %d\n", (int)cuTexRefCreate(&t));
+    CUmodule m; CUfunction f;
+    cuModuleLoadData(&m, "extern \"C\" __global__ void k() {}");
+    cuModuleGetFunction(&f, m, "k");
+    int t1 = cuParamSetTexRef(f, CU_PARAM_TR_DEFAULT, t); int t2 = cuParamSetTexRef(f, 0, t);
+    printf("param texref %d bad unit %d\n", t1, t2);
+    int x1 = cuTexRefDestroy(t); int x2 = cuTexRefDestroy(t);
+    printf("destroy %d again %d\n", x1, x2);
+    CUsharedconfig cfg; int c1 = cuCtxSetSharedMemConfig(CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE); int c2 = cuCtxGetSharedMemConfig(&cfg);
+    printf("config %d %d %d\n", c1, c2, (int)cfg);
+    CUgraphicsResource r = (CUgraphicsResource)&h;
+    int g1 = cuGraphicsMapResources(1, &r, 0); int g2 = cuGraphicsUnregisterResource(r);
+    printf("graphics %d %d\n", g1, g2);
+    int q1 = cuProfilerStart(); int q2 = cuProfilerStop();
+    printf("profiler %d %d\n", q1, q2);
+    return 0;
+}
+"#;
+
+#[test]
+fn driver_entry_points_of_older_cuda() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "legacy.cpp", DRIVER_LEGACY);
+    let exe = dir.path().join("legacy");
+    run_ok(cuprite().arg(&src).args(["-lcuda", "-lnvrtc", "-o"]).arg(&exe));
+    let out = text(&run_ok(&mut Command::new(&exe)).stdout);
+    assert_eq!(
+        out,
+        "props 0\nsame 1 1 1\nattach 0 same 1\ndetach 0 0 again 709\npeer 0 bad ctx 201\ncopied 1 2 3 4\ntexref 0\n\
+param texref 0 bad unit 1\ndestroy 0 again 400\nconfig 0 0 1\ngraphics 400 400\nprofiler 0 0\n"
+    );
+}
+
 /// Streams, events and memory belong to the device current when they were made
 /// (Programming Guide, "Stream and Event Behavior"); the codes are the documented ones.
 const DEVICE_OWNERSHIP: &str = r#"

@@ -460,6 +460,50 @@ impl Lowerer<'_> {
         self.bin(B::Add, s, z)
     }
 
+    /// `mul24`/`mad24` (PTX 1.x code uses them): the low 24 bits of each 32-bit operand,
+    /// sign- or zero-extended, make a 48-bit product; `.lo` keeps its bits 0–31 and `.hi`
+    /// its bits 16–47; `mad24` adds the third operand to that.
+    fn mul24(&mut self, i: &Inst, t: ScalarType, is_mad: bool) -> LResult<()> {
+        if t.size() != 4 || i.has("sat") || i.has("wide") || i.has("cc") {
+            return self.unsupported(i);
+        }
+        let signed = t.is_signed();
+        let wide = if signed { Type::I64 } else { Type::U64 };
+        let low24 = |this: &mut Self, v: ValueId| {
+            if signed {
+                let x = this.cast(v, &Type::I32);
+                let eight = this.int(8, &Type::I32);
+                let up = this.bin(B::Shl, x, eight);
+                let down = this.bin(B::Shr, up, eight);
+                this.cast(down, &wide)
+            } else {
+                let x = this.cast(v, &Type::U32);
+                let mask = this.int(0xFF_FFFF, &Type::U32);
+                let m = this.bin(B::And, x, mask);
+                this.cast(m, &wide)
+            }
+        };
+        let a = self.read(&i.operands[1], t, i.loc)?;
+        let b = self.read(&i.operands[2], t, i.loc)?;
+        let x = low24(self, a);
+        let y = low24(self, b);
+        let p = self.bin(B::Mul, x, y);
+        let p = self.as_uint(p);
+        let part = if i.has("hi") {
+            let k = self.int(16, &Type::U64);
+            self.bin(B::Shr, p, k)
+        } else {
+            p
+        };
+        let mut r = self.cast(part, &Type::U32);
+        if is_mad {
+            let c = self.read(&i.operands[3], t, i.loc)?;
+            let c = self.cast(c, &Type::U32);
+            r = self.bin(B::Add, r, c);
+        }
+        self.write(&i.operands[0], r, i.loc)
+    }
+
     fn mul_mad(&mut self, i: &Inst) -> LResult<()> {
         self.mods(i, &["lo", "hi", "wide", "cc", "sat"])?;
         let t = self.ty(i)?;
@@ -476,7 +520,7 @@ impl Lowerer<'_> {
             return self.write(&i.operands[0], r, i.loc);
         }
         if i.opcode.ends_with("24") {
-            return self.unsupported(i);
+            return self.mul24(i, t, is_mad);
         }
         let bits = t.size() * 8;
         let a = self.read(&i.operands[1], t, i.loc)?;

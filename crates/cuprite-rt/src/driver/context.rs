@@ -94,7 +94,7 @@ fn primary_active(dev: usize) -> bool {
     PRIMARY_RETAINS[dev].load(Ordering::Acquire) > 0 || crate::error::runtime_used()
 }
 
-fn is_live(h: usize) -> bool {
+pub(super) fn is_live(h: usize) -> bool {
     match primary_index(h) {
         Some(i) => primary_active(i),
         None => lock_live().contains(&h),

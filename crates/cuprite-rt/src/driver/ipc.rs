@@ -15,6 +15,12 @@ pub extern "C" fn cuIpcOpenMemHandle_v2(p: *mut u64, h: Handle, flags: c_uint) -
     drv(|| rt(rti::cudaIpcOpenMemHandle(p as *mut *mut c_void, h, flags)))
 }
 
+/// The name CUDA 4.1 gave it (same arguments), still exported.
+#[no_mangle]
+pub extern "C" fn cuIpcOpenMemHandle(p: *mut u64, h: Handle, flags: c_uint) -> CuResult {
+    cuIpcOpenMemHandle_v2(p, h, flags)
+}
+
 #[no_mangle]
 pub extern "C" fn cuIpcCloseMemHandle(p: u64) -> CuResult {
     drv(|| rt(rti::cudaIpcCloseMemHandle(p as usize as *mut c_void)))

@@ -170,6 +170,12 @@ pub extern "C" fn cuMemHostRegister_v2(ptr: *mut c_void, size: usize, flags: c_u
     })
 }
 
+/// The CUDA 4.0 name (same arguments), still exported.
+#[no_mangle]
+pub extern "C" fn cuMemHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) -> CuResult {
+    cuMemHostRegister_v2(ptr, size, flags)
+}
+
 #[no_mangle]
 pub extern "C" fn cuMemHostUnregister(ptr: *mut c_void) -> CuResult {
     drv(|| {
@@ -217,6 +223,13 @@ pub extern "C" fn cuMemcpyDtoHAsync_v2(dst: *mut c_void, src: DPtr, n: usize, st
 #[no_mangle]
 pub extern "C" fn cuMemcpyDtoDAsync_v2(dst: DPtr, src: DPtr, n: usize, st: *mut c_void) -> CuResult {
     drv(|| copy_async(p(dst), p(src), n, m::KIND_D2D, st))
+}
+
+/// The CUDA 3.0 form with 32-bit device pointers (`CUdeviceptr_v1`), still exported for
+/// old binaries: Cuprite's device memory lies above 4 GiB, so such a copy finds no memory.
+#[no_mangle]
+pub extern "C" fn cuMemcpyDtoDAsync(dst: c_uint, src: c_uint, n: c_uint, st: *mut c_void) -> CuResult {
+    cuMemcpyDtoDAsync_v2(dst as DPtr, src as DPtr, n as usize, st)
 }
 #[no_mangle]
 pub extern "C" fn cuMemcpyAsync(dst: DPtr, src: DPtr, n: usize, st: *mut c_void) -> CuResult {

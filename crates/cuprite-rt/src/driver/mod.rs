@@ -9,9 +9,11 @@
 pub mod context;
 pub mod device;
 pub mod errors;
+pub mod graphics;
 pub mod interop;
 pub mod ipc;
 pub mod launch;
+pub mod legacy;
 pub mod loader;
 pub mod memory;
 pub mod module;

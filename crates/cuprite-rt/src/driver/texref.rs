@@ -51,6 +51,12 @@ struct TexRef {
 
 unsafe impl Send for TexRef {}
 
+impl TexRef {
+    fn new(cell: usize) -> TexRef {
+        TexRef { cell, format: (0, 0), address_mode: [0; 3], filter_mode: 0, flags: 0, border: [0.0; 4], max_anisotropy: 0, bound: Bound::None, object: None }
+    }
+}
+
 struct SurfRef {
     cell: usize,
     array: *mut Array,
@@ -63,6 +69,8 @@ unsafe impl Send for SurfRef {}
 /// twice gives the same `CUtexref`, as CUDA does.
 static TEXREFS: Mutex<Option<HashMap<usize, TexRef>>> = Mutex::new(None);
 static SURFREFS: Mutex<Option<HashMap<usize, SurfRef>>> = Mutex::new(None);
+/// Cells made by cuTexRefCreate.
+static CREATED: Mutex<std::collections::BTreeSet<usize>> = Mutex::new(std::collections::BTreeSet::new());
 
 fn texrefs() -> MutexGuard<'static, Option<HashMap<usize, TexRef>>> {
     TEXREFS.lock().unwrap_or_else(|p| p.into_inner())
@@ -90,19 +98,47 @@ pub extern "C" fn cuModuleGetTexRef(p: *mut *mut c_void, m: *mut c_void, name: *
             return Err(INVALID_VALUE);
         }
         let cell = reference_cell(m, name)?;
-        texrefs().get_or_insert_with(HashMap::new).entry(cell).or_insert(TexRef {
-            cell,
-            format: (0, 0),
-            address_mode: [0; 3],
-            filter_mode: 0,
-            flags: 0,
-            border: [0.0; 4],
-            max_anisotropy: 0,
-            bound: Bound::None,
-            object: None,
-        });
+        texrefs().get_or_insert_with(HashMap::new).entry(cell).or_insert_with(|| TexRef::new(cell));
         out(p, cell as *mut c_void)
     })
+}
+
+/// A reference made outside any module (pre-3.0 `cuParamSetTexRef` style): its cell is
+/// its own, which no module's code reads.
+#[no_mangle]
+pub extern "C" fn cuTexRefCreate(p: *mut *mut c_void) -> CuResult {
+    drv(|| {
+        super::context::require()?;
+        if p.is_null() {
+            return Err(INVALID_VALUE);
+        }
+        let cell = Box::into_raw(Box::new(0u64)) as usize;
+        CREATED.lock().unwrap_or_else(|p| p.into_inner()).insert(cell);
+        texrefs().get_or_insert_with(HashMap::new).insert(cell, TexRef::new(cell));
+        out(p, cell as *mut c_void)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cuTexRefDestroy(h: *mut c_void) -> CuResult {
+    drv(|| {
+        let mut g = texrefs();
+        let t = g.as_mut().and_then(|m| m.remove(&(h as usize))).ok_or(INVALID_HANDLE)?;
+        if let Some(old) = t.object {
+            retire_texture(old);
+        }
+        // Only references from cuTexRefCreate own their cell; a module's stays with it
+        // (CUDA forbids destroying those; the record is simply forgotten).
+        if CREATED.lock().unwrap_or_else(|p| p.into_inner()).remove(&(h as usize)) {
+            drop(unsafe { Box::from_raw(h as *mut u64) });
+        }
+        Ok(())
+    })
+}
+
+/// A live reference, or CUDA_ERROR_INVALID_HANDLE.
+pub(super) fn check_texref(h: *mut c_void) -> Result<()> {
+    read_texref(h, |_| Ok(()))
 }
 
 #[no_mangle]
@@ -404,5 +440,39 @@ pub extern "C" fn cuSurfRefGetArray(p: *mut *mut Array, h: *mut c_void) -> CuRes
             return Err(INVALID_VALUE);
         }
         out(p, s.array)
+    })
+}
+
+/// The 32-bit forms of CUDA 2.x (`CUdeviceptr` of 32 bits, `CUDA_ARRAY_DESCRIPTOR_v1`),
+/// still exported for old binaries: Cuprite's device memory lies above 4 GiB, so no
+/// 32-bit pointer names it.
+#[no_mangle]
+pub extern "C" fn cuTexRefSetAddress(offset: *mut c_uint, h: *mut c_void, _dptr: c_uint, _bytes: c_uint) -> CuResult {
+    drv(|| {
+        check_texref(h)?;
+        if !offset.is_null() {
+            unsafe { offset.write(0) };
+        }
+        Err(INVALID_VALUE)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cuTexRefSetAddress2D(h: *mut c_void, _desc: *const c_void, _dptr: c_uint, _pitch: c_uint) -> CuResult {
+    drv(|| {
+        check_texref(h)?;
+        Err(INVALID_VALUE)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cuTexRefGetAddress(p: *mut c_uint, h: *mut c_void) -> CuResult {
+    drv(|| {
+        let mut a = 0u64;
+        match cuTexRefGetAddress_v2(&mut a, h) {
+            0 => {}
+            e => return Err(e),
+        }
+        out(p, u32::try_from(a).map_err(|_| INVALID_VALUE)?)
     })
 }
