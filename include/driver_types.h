@@ -776,6 +776,13 @@ typedef struct cudaGraphExecUpdateResultInfo_st {
     cudaGraphNode_t errorNode;
     cudaGraphNode_t errorFromNode;
 } cudaGraphExecUpdateResultInfo;
+enum cudaGraphMemAttributeType {
+    cudaGraphMemAttrUsedMemCurrent = 0,
+    cudaGraphMemAttrUsedMemHigh = 1,
+    cudaGraphMemAttrReservedMemCurrent = 2,
+    cudaGraphMemAttrReservedMemHigh = 3
+};
+
 enum cudaGraphInstantiateFlags {
     cudaGraphInstantiateFlagAutoFreeOnLaunch = 1,
     cudaGraphInstantiateFlagUpload = 2,

@@ -162,6 +162,7 @@ impl GraphAlloc {
         let p = ctx().device.alloc(size.max(1), Kind::Device)? as usize;
         let a = Arc::new(GraphAlloc { ptr: p, size, live: std::sync::atomic::AtomicBool::new(true) });
         graph_allocs().insert(p, Arc::downgrade(&a));
+        graph_footprint().reserve(size as u64, true);
         Ok(a)
     }
     pub fn set_live(&self, live: bool) {
@@ -171,6 +172,7 @@ impl GraphAlloc {
 
 impl Drop for GraphAlloc {
     fn drop(&mut self) {
+        graph_footprint().reserve(self.size as u64, false);
         graph_allocs().remove(&self.ptr);
         let _ = ctx().device.free(self.ptr as *mut c_void, &|k| matches!(k, Kind::Device));
     }
@@ -251,4 +253,35 @@ mod tests {
         st.trim(0);
         assert_eq!((st.reserved(), st.reserved_high, st.used_high), (0, CHUNK, 1000));
     }
+}
+
+/// Memory associated with graph allocations (`cudaDeviceGetGraphMemAttribute`). The
+/// CPU device gives each allocation node its own memory from the node's creation until
+/// its last graph goes, and shares none between graphs, so "used" and "reserved" are
+/// both what the live nodes hold (a GPU maps physical memory at the first launch, shares
+/// it between graphs whose allocations do not overlap, and keeps it until a trim).
+#[derive(Default, Clone, Copy)]
+pub struct GraphFootprint {
+    pub used: u64,
+    pub used_high: u64,
+    pub reserved: u64,
+    pub reserved_high: u64,
+}
+
+impl GraphFootprint {
+    fn reserve(&mut self, n: u64, more: bool) {
+        if more {
+            self.reserved += n;
+        } else {
+            self.reserved = self.reserved.saturating_sub(n);
+        }
+        self.used = self.reserved;
+        self.reserved_high = self.reserved_high.max(self.reserved);
+        self.used_high = self.used_high.max(self.used);
+    }
+}
+
+pub fn graph_footprint() -> std::sync::MutexGuard<'static, GraphFootprint> {
+    static F: Mutex<GraphFootprint> = Mutex::new(GraphFootprint { used: 0, used_high: 0, reserved: 0, reserved_high: 0 });
+    F.lock().unwrap_or_else(|p| p.into_inner())
 }

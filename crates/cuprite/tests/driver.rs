@@ -979,6 +979,64 @@ param texref 0 bad unit 1\ndestroy 0 again 400\nconfig 0 0 1\ngraphics 400 400\n
     );
 }
 
+/// `cudaDeviceGetGraphMemAttribute`: the memory graph allocation nodes hold (each node
+/// its own, from its creation until its last graph goes: the CPU device maps no physical
+/// memory later and shares none between graphs, so the figures are a GPU's upper bound),
+/// the high-water marks, and resetting them (only to 0).
+const GRAPH_MEM_ATTRIBUTES: &str = r#"
+#include <cstdio>
+static unsigned long long attr(cudaGraphMemAttributeType a) {
+    unsigned long long v = 12345; cudaDeviceGetGraphMemAttribute(0, a, &v); return v;
+}
+static void show(const char *when) {
+    printf("%s: used %llu/%llu reserved %llu/%llu\n", when, attr(cudaGraphMemAttrUsedMemCurrent), attr(cudaGraphMemAttrUsedMemHigh),
+           attr(cudaGraphMemAttrReservedMemCurrent), attr(cudaGraphMemAttrReservedMemHigh));
+}
+int main() {
+    show("start");
+    cudaGraph_t g; cudaGraphCreate(&g, 0);
+    cudaMemAllocNodeParams p = {};
+    p.poolProps.allocType = cudaMemAllocationTypePinned;
+    p.poolProps.location.type = cudaMemLocationTypeDevice;
+    p.poolProps.location.id = 0;
+    p.bytesize = 1 << 20;
+    cudaGraphNode_t a, f;
+    cudaGraphAddMemAllocNode(&a, g, NULL, 0, &p);
+    cudaGraphAddMemFreeNode(&f, g, &a, 1, p.dptr);
+    show("node");
+    cudaGraphExec_t e; cudaGraphInstantiate(&e, g, NULL, NULL, 0);
+    cudaGraphLaunch(e, 0); cudaDeviceSynchronize();
+    show("launched");
+    cudaGraphExecDestroy(e); cudaGraphDestroy(g);
+    show("destroyed");
+    unsigned long long zero = 0, one = 1;
+    int r1 = cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &zero);
+    int r2 = cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrReservedMemHigh, &one);
+    int r3 = cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &zero);
+    int r4 = cudaDeviceGetGraphMemAttribute(0, (cudaGraphMemAttributeType)7, &zero);
+    int r5 = cudaDeviceGetGraphMemAttribute(3, cudaGraphMemAttrUsedMemCurrent, &zero);
+    printf("set %d %d %d get %d %d\n", r1, r2, r3, r4, r5);
+    show("reset");
+    printf("trim %d\n", (int)cudaDeviceGraphMemTrim(0));
+    return 0;
+}
+"#;
+
+#[test]
+fn graph_memory_attributes() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "gm.cu", GRAPH_MEM_ATTRIBUTES);
+    let exe = dir.path().join("gm");
+    run_ok(cuprite().arg(&src).arg("-o").arg(&exe));
+    let out = text(&run_ok(&mut Command::new(&exe)).stdout);
+    assert_eq!(
+        out,
+        "start: used 0/0 reserved 0/0\nnode: used 1048576/1048576 reserved 1048576/1048576\n\
+launched: used 1048576/1048576 reserved 1048576/1048576\ndestroyed: used 0/1048576 reserved 0/1048576\n\
+set 0 1 1 get 1 101\nreset: used 0/0 reserved 0/1048576\ntrim 0\n"
+    );
+}
+
 /// Streams, events and memory belong to the device current when they were made
 /// (Programming Guide, "Stream and Event Behavior"); the codes are the documented ones.
 const DEVICE_OWNERSHIP: &str = r#"

@@ -848,3 +848,44 @@ pub extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut c_int) -> CudaE
 pub extern "C" fn cudaDeviceGraphMemTrim(device: c_int) -> CudaError {
     api(|| crate::devices::check(device))
 }
+
+const GRAPH_MEM_USED_CURRENT: c_int = 0;
+const GRAPH_MEM_USED_HIGH: c_int = 1;
+const GRAPH_MEM_RESERVED_CURRENT: c_int = 2;
+const GRAPH_MEM_RESERVED_HIGH: c_int = 3;
+
+/// The graph-allocation footprint (a `uint64_t` each; devices share one footprint).
+#[no_mangle]
+pub extern "C" fn cudaDeviceGetGraphMemAttribute(device: c_int, attr: c_int, value: *mut c_void) -> CudaError {
+    api(|| {
+        crate::devices::check(device)?;
+        let f = *crate::mempool::graph_footprint();
+        let v = match attr {
+            GRAPH_MEM_USED_CURRENT => f.used,
+            GRAPH_MEM_USED_HIGH => f.used_high,
+            GRAPH_MEM_RESERVED_CURRENT => f.reserved,
+            GRAPH_MEM_RESERVED_HIGH => f.reserved_high,
+            _ => return Err(error::INVALID_VALUE),
+        };
+        out(value as *mut u64, v)
+    })
+}
+
+/// Only the high-water marks can be set, and only to 0 (which resets them to the
+/// current figure), as CUDA documents.
+#[no_mangle]
+pub extern "C" fn cudaDeviceSetGraphMemAttribute(device: c_int, attr: c_int, value: *mut c_void) -> CudaError {
+    api(|| {
+        crate::devices::check(device)?;
+        if value.is_null() || unsafe { *(value as *const u64) } != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        let mut f = crate::mempool::graph_footprint();
+        match attr {
+            GRAPH_MEM_USED_HIGH => f.used_high = f.used,
+            GRAPH_MEM_RESERVED_HIGH => f.reserved_high = f.reserved,
+            _ => return Err(error::INVALID_VALUE),
+        }
+        Ok(())
+    })
+}
