@@ -1037,6 +1037,65 @@ set 0 1 1 get 1 101\nreset: used 0/0 reserved 0/1048576\ntrim 0\n"
     );
 }
 
+/// The JIT linker (`cuLink*`, cuda-samples ptxjit): one input (here `-ptx` output, and
+/// CUDA C++ source) links into an image `cuModuleLoadData` takes; a bad input fails at
+/// `cuLinkAddData` with the reason in the error log; two device-code inputs are refused
+/// at completion (linking across inputs is not supported yet).
+const DRIVER_LINK: &str = r#"
+#include <cstdio>
+#include <cstring>
+#include <cuda.h>
+static char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb"); fseek(f, 0, SEEK_END); *n = ftell(f); fseek(f, 0, SEEK_SET);
+    char *b = new char[*n + 1]; fread(b, 1, *n, f); b[*n] = 0; fclose(f); return b;
+}
+int main() {
+    cuInit(0); CUdevice d; cuDeviceGet(&d, 0); CUcontext c; cuDevicePrimaryCtxRetain(&c, d); cuCtxSetCurrent(c);
+    char err[512] = "", info[512] = ""; float ms = -1;
+    CUjit_option o[5] = {CU_JIT_WALL_TIME, CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *v[5] = {&ms, info, (void *)512, err, (void *)512};
+    CUlinkState st; printf("create %d\n", (int)cuLinkCreate(5, o, v, &st));
+    size_t n; char *ptx = slurp("k.ptx", &n);
+    printf("add %d\n", (int)cuLinkAddData(st, CU_JIT_INPUT_PTX, ptx, n + 1, "k.ptx", 0, 0, 0));
+    void *img; size_t sz;
+    int c1 = cuLinkComplete(st, &img, &sz);
+    printf("complete %d time %d info %d\n", c1, ms >= 0, strstr(info, "k.ptx") != 0);
+    CUmodule m; CUfunction f; printf("load %d\n", (int)cuModuleLoadData(&m, img));
+    cuModuleGetFunction(&f, m, "twice");
+    CUdeviceptr p; cuMemAlloc(&p, 4 * sizeof(int)); int h[4] = {1, 2, 3, 4}; cuMemcpyHtoD(p, h, sizeof h);
+    void *a[] = {&p}; cuLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, 0, a, 0); cuMemcpyDtoH(h, p, sizeof h);
+    printf("%d %d %d %d\n", h[0], h[1], h[2], h[3]);
+    printf("destroy %d\n", (int)cuLinkDestroy(st));
+    CUlinkState s2; cuLinkCreate(5, o, v, &s2);
+    const char *bad = "this is neither PTX nor an image";
+    int b1 = cuLinkAddData(s2, CU_JIT_INPUT_PTX, (void *)bad, strlen(bad) + 1, "bad", 0, 0, 0);
+    printf("bad %d log %d\n", b1, strstr(err, "bad") != 0);
+    const char *src = "extern \"C\" __global__ void one(int *p) { *p = 1; }";
+    int a1 = cuLinkAddData(s2, CU_JIT_INPUT_PTX, ptx, n + 1, "k.ptx", 0, 0, 0);
+    int a2 = cuLinkAddData(s2, CU_JIT_INPUT_PTX, (void *)src, strlen(src) + 1, "one.cu", 0, 0, 0);
+    int r = cuLinkComplete(s2, &img, &sz);
+    printf("two %d %d -> %d log %d\n", a1, a2, r, strstr(err, "not supported") != 0);
+    cuLinkDestroy(s2);
+    printf("destroyed again %d\n", (int)cuLinkDestroy(s2));
+    return 0;
+}
+"#;
+
+#[test]
+fn driver_jit_linker() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = write(dir.path(), "k.cu", "extern \"C\" __global__ void twice(int *p) { p[threadIdx.x] *= 2; }\n");
+    run_ok(cuprite().current_dir(dir.path()).args(["-ptx", "-o", "k.ptx"]).arg(&k));
+    let src = write(dir.path(), "link.cpp", DRIVER_LINK);
+    let exe = dir.path().join("link");
+    run_ok(cuprite().arg(&src).args(["-lcuda", "-lnvrtc", "-o"]).arg(&exe));
+    let out = text(&run_ok(Command::new(&exe).current_dir(dir.path())).stdout);
+    assert_eq!(
+        out,
+        "create 0\nadd 0\ncomplete 0 time 1 info 1\nload 0\n2 4 6 8\ndestroy 0\nbad 200 log 1\ntwo 0 0 -> 801 log 1\ndestroyed again 400\n"
+    );
+}
+
 /// Streams, events and memory belong to the device current when they were made
 /// (Programming Guide, "Stream and Event Behavior"); the codes are the documented ones.
 const DEVICE_OWNERSHIP: &str = r#"

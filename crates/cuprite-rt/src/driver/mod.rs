@@ -14,6 +14,7 @@ pub mod interop;
 pub mod ipc;
 pub mod launch;
 pub mod legacy;
+pub mod link;
 pub mod loader;
 pub mod memory;
 pub mod module;

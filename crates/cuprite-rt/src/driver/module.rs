@@ -32,8 +32,10 @@ fn module<'a>(h: usize) -> Result<&'a Module> {
 
 /// Loads image bytes; on failure, the reason (also printed to stderr, since a CUresult
 /// cannot carry it) and the code.
-fn load_bytes(data: &[u8], call: &str, source_name: &str) -> std::result::Result<usize, (CuResult, String)> {
-    let img = Image::decode(data).or_else(|e| match e {
+/// The module image `data` is or gives: a Cuprite image as it is, NVIDIA PTX through
+/// the PTX front-end, CUDA C++ source through NVRTC; else the code and the reason.
+pub(super) fn image_of(data: &[u8], source_name: &str) -> std::result::Result<Image, (CuResult, String)> {
+    Image::decode(data).or_else(|e| match e {
         // CUDA C++ source is compiled by Cuprite's NVRTC first.
         NotAnImage::Unknown if super::source_module::looks_like_source(data) => super::source_module::compile(data, source_name)
             .map_err(|why| (INVALID_IMAGE, why))
@@ -44,7 +46,11 @@ fn load_bytes(data: &[u8], call: &str, source_name: &str) -> std::result::Result
             (code, why)
         }),
         e => Err((INVALID_IMAGE, e.to_string())),
-    });
+    })
+}
+
+fn load_bytes(data: &[u8], call: &str, source_name: &str) -> std::result::Result<usize, (CuResult, String)> {
+    let img = image_of(data, source_name);
     let loaded = img.and_then(|img| loader::load(&img).map_err(|why| (INVALID_IMAGE, why)));
     match loaded {
         Ok(l) => {

@@ -10,6 +10,14 @@ fn table() -> &'static [(&'static str, usize)] {
     static T: std::sync::OnceLock<Vec<(&'static str, usize)>> = std::sync::OnceLock::new();
     T.get_or_init(|| {
         let v: Vec<(&str, *mut c_void)> = vec![
+        ("cuLinkCreate_v2", super::link::cuLinkCreate_v2 as *mut c_void),
+        ("cuLinkCreate", super::link::cuLinkCreate as *mut c_void),
+        ("cuLinkAddData_v2", super::link::cuLinkAddData_v2 as *mut c_void),
+        ("cuLinkAddData", super::link::cuLinkAddData as *mut c_void),
+        ("cuLinkAddFile_v2", super::link::cuLinkAddFile_v2 as *mut c_void),
+        ("cuLinkAddFile", super::link::cuLinkAddFile as *mut c_void),
+        ("cuLinkComplete", super::link::cuLinkComplete as *mut c_void),
+        ("cuLinkDestroy", super::link::cuLinkDestroy as *mut c_void),
         ("cuGraphicsUnregisterResource", super::graphics::cuGraphicsUnregisterResource as *mut c_void),
         ("cuGraphicsSubResourceGetMappedArray", super::graphics::cuGraphicsSubResourceGetMappedArray as *mut c_void),
         ("cuGraphicsResourceGetMappedMipmappedArray", super::graphics::cuGraphicsResourceGetMappedMipmappedArray as *mut c_void),
