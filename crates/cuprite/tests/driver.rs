@@ -1096,6 +1096,26 @@ fn driver_jit_linker() {
     );
 }
 
+/// Device attribute numbers are CUDA 13's (checked against its headers on an H100: the
+/// persisting-L2 and access-policy attributes are 108 and 109, as in the driver API).
+#[test]
+fn device_attribute_numbers_match_cuda() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "attrs.cu",
+        "#include <cstdio>\n#include <cuda.h>\nint main() {\n\
+           cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); int a = -1, b = -1, c = -1, d = -1;\n\
+           cudaDeviceGetAttribute(&a, (cudaDeviceAttr)108, 0); cudaDeviceGetAttribute(&b, (cudaDeviceAttr)109, 0);\n\
+           cuInit(0); cuDeviceGetAttribute(&c, (CUdevice_attribute)108, 0); cuDeviceGetAttribute(&d, (CUdevice_attribute)109, 0);\n\
+           printf(\"%d %d %d %d %d\\n\", (int)cudaDevAttrMaxPersistingL2CacheSize, a == p.persistingL2CacheMaxSize, b == p.accessPolicyMaxWindowSize, c == a, d == b);\n\
+         }\n",
+    );
+    let exe = dir.path().join("attrs");
+    run_ok(cuprite().arg("-arch=sm_90").arg(&src).args(["-lcuda", "-o"]).arg(&exe));
+    assert_eq!(text(&run_ok(&mut Command::new(&exe)).stdout), "108 1 1 1 1\n");
+}
+
 /// Streams, events and memory belong to the device current when they were made
 /// (Programming Guide, "Stream and Event Behavior"); the codes are the documented ones.
 const DEVICE_OWNERSHIP: &str = r#"
