@@ -1116,6 +1116,87 @@ fn device_attribute_numbers_match_cuda() {
     assert_eq!(text(&run_ok(&mut Command::new(&exe)).stdout), "108 1 1 1 1\n");
 }
 
+/// Virtual memory management on the host's own virtual memory: a reserved range, a
+/// physical allocation mapped into it, made accessible, used by copies and a kernel;
+/// a POSIX file descriptor exported from it and imported by another process maps the
+/// same pages; misuse gets CUDA_ERROR_INVALID_VALUE.
+const DRIVER_VMM: &str = r#"
+#include <cstdio>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <cuda.h>
+int main() {
+    cuInit(0); CUdevice dev; cuDeviceGet(&dev, 0);
+    int vmm = -1, fd_ok = -1, comp = -1;
+    cuDeviceGetAttribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev);
+    cuDeviceGetAttribute(&fd_ok, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev);
+    cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, dev);
+    printf("attributes %d %d %d\n", vmm, fd_ok, comp);
+    CUmemAllocationProp prop = {};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED; prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE; prop.location.id = 0;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    size_t g = 0; cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+    printf("granularity %zu\n", g);
+    CUmemGenericAllocationHandle h;
+    int bad = cuMemCreate(&h, g + 1, &prop, 0);
+    int ok = cuMemCreate(&h, 2 * g, &prop, 0);
+    printf("create odd %d whole %d\n", bad, ok);
+    CUdeviceptr va; printf("reserve %d aligned %d\n", (int)cuMemAddressReserve(&va, 4 * g, 0, 0, 0), (int)(va % g == 0));
+    int m1 = cuMemMap(va + g, 2 * g, 0, h, 0);
+    int m2 = cuMemMap(va, 2 * g, 0, h, 0);
+    printf("map %d overlap %d\n", m1, m2);
+    CUcontext c; cuDevicePrimaryCtxRetain(&c, dev); cuCtxSetCurrent(c);
+    int before[4] = {1, 2, 3, 4};
+    int early = cuMemcpyHtoD(va + g, before, sizeof before);
+    CUmemAccessDesc acc = {}; acc.location = prop.location; acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    int sa = cuMemSetAccess(va + g, 2 * g, &acc, 1);
+    int cp = cuMemcpyHtoD(va + g, before, sizeof before);
+    printf("copy before access %d, access %d, copy %d\n", early, sa, cp);
+    CUmodule m; CUfunction f;
+    cuModuleLoadData(&m, "extern \"C\" __global__ void add(int *p) { p[threadIdx.x] += 10; }");
+    cuModuleGetFunction(&f, m, "add");
+    CUdeviceptr p = va + g; void *args[] = {&p};
+    printf("launch %d\n", (int)cuLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, 0, args, 0));
+    int after[4]; cuMemcpyDtoH(after, va + g, sizeof after);
+    printf("after %d %d %d %d\n", after[0], after[1], after[2], after[3]);
+    int fd = -1; printf("export %d\n", (int)cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        CUmemGenericAllocationHandle h2; CUdeviceptr v2;
+        int r1 = cuMemImportFromShareableHandle(&h2, (void *)(long)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+        int r2 = cuMemAddressReserve(&v2, 2 * g, 0, 0, 0);
+        int r3 = cuMemMap(v2, 2 * g, 0, h2, 0);
+        int r4 = cuMemSetAccess(v2, 2 * g, &acc, 1);
+        int seen[4]; int r5 = cuMemcpyDtoH(seen, v2, sizeof seen);
+        printf("child %d %d %d %d %d: %d %d %d %d\n", r1, r2, r3, r4, r5, seen[0], seen[1], seen[2], seen[3]);
+        fflush(stdout); _exit(0);
+    }
+    waitpid(pid, 0, 0);
+    int u1 = cuMemUnmap(va, g);
+    int u2 = cuMemUnmap(va + g, 2 * g);
+    int free_early = cuMemRelease(h);
+    int af = cuMemAddressFree(va, 4 * g);
+    printf("unmap unmapped %d, unmap %d, release %d, free %d\n", u1, u2, free_early, af);
+    return 0;
+}
+"#;
+
+#[test]
+fn driver_virtual_memory_management() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "vmm.cpp", DRIVER_VMM);
+    let exe = dir.path().join("vmm");
+    run_ok(cuprite().arg(&src).args(["-lcuda", "-lnvrtc", "-o"]).arg(&exe));
+    let out = text(&run_ok(&mut Command::new(&exe)).stdout);
+    assert_eq!(
+        out,
+        "attributes 1 1 0\ngranularity 2097152\ncreate odd 1 whole 0\nreserve 0 aligned 1\nmap 0 overlap 1\n\
+copy before access 1, access 0, copy 0\nlaunch 0\nafter 11 12 13 14\nexport 0\nchild 0 0 0 0 0: 11 12 13 14\n\
+unmap unmapped 1, unmap 0, release 0, free 0\n"
+    );
+}
+
 /// Streams, events and memory belong to the device current when they were made
 /// (Programming Guide, "Stream and Event Behavior"); the codes are the documented ones.
 const DEVICE_OWNERSHIP: &str = r#"

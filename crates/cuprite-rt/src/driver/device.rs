@@ -55,7 +55,10 @@ pub extern "C" fn cuDeviceGetName(buf: *mut c_char, len: c_int, d: c_int) -> CuR
 pub extern "C" fn cuDeviceGetAttribute(v: *mut c_int, attr: c_int, d: c_int) -> CuResult {
     drv(|| {
         check_device(d)?;
-        let x = ctx().props().attribute(attr).map_err(|_| INVALID_VALUE)?;
+        let x = match super::vmm::attribute(attr) {
+            Some(x) => x,
+            None => ctx().props().attribute(attr).map_err(|_| INVALID_VALUE)?,
+        };
         out(v, x)
     })
 }

@@ -1,4 +1,4 @@
-//! Entry points of the CUDA 2.x–4.x driver API that CUDA 13's `libcuda` still exports
+//! Peer access between contexts, and entry points of the CUDA 2.x–4.x driver API that CUDA 13's `libcuda` still exports
 //! (deprecated, but programs of that era and dynamic loaders such as cuda-samples'
 //! matrixMulDynlinkJIT look them up): context attach/detach, `cuDeviceGetProperties`,
 //! shared-memory bank configuration, `cuParamSetTexRef`, peer copies between contexts,
@@ -176,5 +176,29 @@ pub extern "C" fn cuGetExportTable(table: *mut *const c_void, id: *const c_void)
         }
         unsafe { *table = std::ptr::null() };
         Err(INVALID_VALUE)
+    })
+}
+
+/// Peer access from the current context's device to `peer`'s (the runtime's rules and
+/// codes: itself → CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, twice → …_ALREADY_ENABLED).
+#[no_mangle]
+pub extern "C" fn cuCtxEnablePeerAccess(peer: usize, flags: c_uint) -> CuResult {
+    drv(|| {
+        require()?;
+        if !context::is_live(peer) {
+            return Err(INVALID_CONTEXT);
+        }
+        rt(rtd::cudaDeviceEnablePeerAccess(device_of(peer), flags))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cuCtxDisablePeerAccess(peer: usize) -> CuResult {
+    drv(|| {
+        require()?;
+        if !context::is_live(peer) {
+            return Err(INVALID_CONTEXT);
+        }
+        rt(rtd::cudaDeviceDisablePeerAccess(device_of(peer)))
     })
 }

@@ -24,6 +24,7 @@ pub mod source_module;
 pub mod stream;
 pub mod texref;
 pub mod texture;
+pub mod vmm;
 
 use crate::error::{self, CudaError};
 use std::ffi::c_int;

@@ -10,6 +10,21 @@ fn table() -> &'static [(&'static str, usize)] {
     static T: std::sync::OnceLock<Vec<(&'static str, usize)>> = std::sync::OnceLock::new();
     T.get_or_init(|| {
         let v: Vec<(&str, *mut c_void)> = vec![
+        ("cuCtxEnablePeerAccess", super::legacy::cuCtxEnablePeerAccess as *mut c_void),
+        ("cuCtxDisablePeerAccess", super::legacy::cuCtxDisablePeerAccess as *mut c_void),
+        ("cuMemGetAllocationGranularity", super::vmm::cuMemGetAllocationGranularity as *mut c_void),
+        ("cuMemCreate", super::vmm::cuMemCreate as *mut c_void),
+        ("cuMemRelease", super::vmm::cuMemRelease as *mut c_void),
+        ("cuMemAddressReserve", super::vmm::cuMemAddressReserve as *mut c_void),
+        ("cuMemAddressFree", super::vmm::cuMemAddressFree as *mut c_void),
+        ("cuMemMap", super::vmm::cuMemMap as *mut c_void),
+        ("cuMemUnmap", super::vmm::cuMemUnmap as *mut c_void),
+        ("cuMemSetAccess", super::vmm::cuMemSetAccess as *mut c_void),
+        ("cuMemGetAccess", super::vmm::cuMemGetAccess as *mut c_void),
+        ("cuMemGetAllocationPropertiesFromHandle", super::vmm::cuMemGetAllocationPropertiesFromHandle as *mut c_void),
+        ("cuMemRetainAllocationHandle", super::vmm::cuMemRetainAllocationHandle as *mut c_void),
+        ("cuMemExportToShareableHandle", super::vmm::cuMemExportToShareableHandle as *mut c_void),
+        ("cuMemImportFromShareableHandle", super::vmm::cuMemImportFromShareableHandle as *mut c_void),
         ("cuLinkCreate_v2", super::link::cuLinkCreate_v2 as *mut c_void),
         ("cuLinkCreate", super::link::cuLinkCreate as *mut c_void),
         ("cuLinkAddData_v2", super::link::cuLinkAddData_v2 as *mut c_void),
