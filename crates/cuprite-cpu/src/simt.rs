@@ -101,61 +101,92 @@ pub fn analyse(f: &Function) -> Regions {
 /// whose address is taken. A cut point's results are written when its next region
 /// starts, so they are not live across the cut itself.
 pub fn local_liveness(f: &Function) -> (Vec<HashSet<LocalId>>, HashSet<LocalId>) {
+    // Dense bit sets over the function's locals: functions lowered from PTX have tens of
+    // thousands of blocks and locals, where hash sets made this quadratic in practice.
     let n = f.blocks.len();
-    let mut uses: Vec<HashSet<LocalId>> = vec![HashSet::new(); n];
-    let mut defs: Vec<HashSet<LocalId>> = vec![HashSet::new(); n];
+    let words = f.locals.len().div_ceil(64).max(1);
+    let bit = |l: LocalId| (l.index() / 64, 1u64 << (l.index() % 64));
+    let mut uses = vec![0u64; n * words];
+    let mut defs = vec![0u64; n * words];
     let mut addr_taken: HashSet<LocalId> = HashSet::new();
     for (bi, b) in f.blocks.iter().enumerate() {
+        let (u, d) = (&mut uses[bi * words..(bi + 1) * words], &mut defs[bi * words..(bi + 1) * words]);
         for inst in &b.insts {
             match &inst.kind {
                 InstKind::LoadLocal(l) => {
-                    if !defs[bi].contains(l) {
-                        uses[bi].insert(*l);
+                    let (w, m) = bit(*l);
+                    if d[w] & m == 0 {
+                        u[w] |= m;
                     }
                 }
                 InstKind::StoreLocal(l, _) => {
-                    defs[bi].insert(*l);
+                    let (w, m) = bit(*l);
+                    d[w] |= m;
                 }
                 InstKind::LocalAddr(l) => {
                     addr_taken.insert(*l);
-                    if !defs[bi].contains(l) {
-                        uses[bi].insert(*l);
+                    let (w, m) = bit(*l);
+                    if d[w] & m == 0 {
+                        u[w] |= m;
                     }
                 }
                 _ => {}
             }
         }
     }
-    let mut live_in: Vec<HashSet<LocalId>> = vec![HashSet::new(); n];
+    let cuts: Vec<Vec<u64>> = f
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut c = vec![0u64; words];
+            for l in cut_results(&b.term) {
+                let (w, m) = bit(l);
+                c[w] |= m;
+            }
+            c
+        })
+        .collect();
+    let mut live_in = vec![0u64; n * words];
+    let mut out = vec![0u64; words];
     loop {
         let mut changed = false;
         for bi in (0..n).rev() {
-            let mut out: HashSet<LocalId> = HashSet::new();
-            let term = &f.blocks[bi].term;
-            for s in term.successors() {
-                for l in &live_in[s.index()] {
-                    if cut_results(term).contains(l) {
-                        continue;
-                    }
-                    out.insert(*l);
+            out.iter_mut().for_each(|w| *w = 0);
+            for s in f.blocks[bi].term.successors() {
+                let si = s.index();
+                for w in 0..words {
+                    out[w] |= live_in[si * words + w];
                 }
             }
-            let mut inn: HashSet<LocalId> = uses[bi].clone();
-            for l in out {
-                if !defs[bi].contains(&l) {
-                    inn.insert(l);
+            for w in 0..words {
+                // A cut's results are defined by the cut itself.
+                let o = out[w] & !cuts[bi][w];
+                let inn = uses[bi * words + w] | (o & !defs[bi * words + w]);
+                if inn != live_in[bi * words + w] {
+                    live_in[bi * words + w] = inn;
+                    changed = true;
                 }
-            }
-            if inn.len() != live_in[bi].len() {
-                live_in[bi] = inn;
-                changed = true;
             }
         }
         if !changed {
             break;
         }
     }
-    (live_in, addr_taken)
+    let sets = (0..n)
+        .map(|bi| {
+            let mut set = HashSet::new();
+            for w in 0..words {
+                let mut bits = live_in[bi * words + w];
+                while bits != 0 {
+                    let t = bits.trailing_zeros() as usize;
+                    set.insert(LocalId((w * 64 + t) as u32));
+                    bits &= bits - 1;
+                }
+            }
+            set
+        })
+        .collect();
+    (sets, addr_taken)
 }
 
 /// Whether a terminator is a cut point (a block barrier or a warp collective).
