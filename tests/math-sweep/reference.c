@@ -10,6 +10,7 @@
  *   reference gen N INPUTS                 N inputs per function
  *   reference check INPUTS OUTPUTS [GPU]   one line per function; exit 1 if any fails
  *   reference table INPUTS OUTPUTS [GPU]   the same as a Markdown table (docs/MATH.md)
+ *   reference pack OUTPUTS N PACKED        first N results per function, compactly
  *
  * GPU is the OUTPUTS file of the same program built by nvcc and run on a GPU, for the
  * first inputs of each function (the inputs are a fixed sequence per function, so the
@@ -700,12 +701,14 @@ static int cmd_gen(int n, const char *path) {
     return 0;
 }
 
-/* Reads an INPUTS file (with_args) or an OUTPUTS file. */
+/* Reads an INPUTS file (with_args) or an OUTPUTS file, plain ("MSWO") or packed ("MSWP":
+ * per function also a u32 width, 4 or 8 bytes per result). */
 static Rec *read_recs(const char *path, int with_args, int *count) {
     FILE *f = fopen(path, "rb");
     if (!f) die("cannot read file");
     uint32_t magic = r32(f);
-    if (magic != (with_args ? 0x4957534du : 0x4f57534du)) die("bad magic");
+    int packed = !with_args && magic == 0x5057534du;
+    if (magic != (with_args ? 0x4957534du : 0x4f57534du) && !packed) die("bad magic");
     int c = (int)r32(f);
     Rec *recs = calloc(c, sizeof(Rec));
     for (int j = 0; j < c; j++) {
@@ -718,8 +721,10 @@ static Rec *read_recs(const char *path, int with_args, int *count) {
             if (fread(recs[j].args[k], 8, recs[j].n, f) != recs[j].n) die("short file");
         }
         if (!with_args) {
-            recs[j].res = malloc(8 * (size_t)recs[j].n);
-            if (fread(recs[j].res, 8, recs[j].n, f) != recs[j].n) die("short file");
+            uint32_t width = packed ? r32(f) : 8;
+            recs[j].res = calloc(recs[j].n, 8);
+            for (uint32_t i = 0; i < recs[j].n; i++)
+                if (fread(&recs[j].res[i], width, 1, f) != 1) die("short file");
         }
     }
     fclose(f);
@@ -939,7 +944,34 @@ static int cmd_check(const char *inp, const char *outp, const char *gpup, int ma
     return failed;
 }
 
+/* Keeps the first n results of each function, 4 bytes each where the result type has 32
+ * bits: the form in which GPU results are checked in. */
+static int cmd_pack(const char *outp, int n, const char *path) {
+    int no;
+    Rec *out = read_recs(outp, 0, &no);
+    FILE *f = fopen(path, "wb");
+    if (!f) die("cannot write");
+    w32(f, 0x5057534du);
+    w32(f, no);
+    for (int j = 0; j < no; j++) {
+        const Fn *fn = NULL;
+        for (int k = 0; k < NFNS; k++)
+            if (!strcmp(FNS[k].name, out[j].name)) fn = &FNS[k];
+        if (!fn) die("unknown function in outputs");
+        uint32_t m = out[j].n < (uint32_t)n ? out[j].n : (uint32_t)n;
+        uint32_t width = strchr("fiu", fn->sig[0]) ? 4 : 8;
+        w32(f, (uint32_t)strlen(out[j].name));
+        fwrite(out[j].name, 1, strlen(out[j].name), f);
+        w32(f, m);
+        w32(f, width);
+        for (uint32_t i = 0; i < m; i++) fwrite(&out[j].res[i], width, 1, f);
+    }
+    fclose(f);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 5 && !strcmp(argv[1], "pack")) return cmd_pack(argv[2], atoi(argv[3]), argv[4]);
     if (argc == 4 && !strcmp(argv[1], "gen")) return cmd_gen(atoi(argv[2]), argv[3]);
     if ((argc == 4 || argc == 5) && !strcmp(argv[1], "check")) return cmd_check(argv[2], argv[3], argc == 5 ? argv[4] : NULL, 0);
     if ((argc == 4 || argc == 5) && !strcmp(argv[1], "table")) return cmd_check(argv[2], argv[3], argc == 5 ? argv[4] : NULL, 1);
