@@ -127,7 +127,7 @@ fn c_impl(f: MathFn) -> CImpl {
         | Round | Trunc | Rint | Nearbyint | Logb => Libm(Sig(F64, &[F64])),
         Rsqrtf | Rcbrtf | Exp10f | Erfinvf | Erfcinvf | Erfcxf | Normcdff | Normcdfinvf | Sinpif | Cospif
         | J0f | J1f | Y0f | Y1f | Tgammaf | CylBesselI0f | CylBesselI1f | FastSinf | FastCosf | FastTanf | FastExpf
-        | FastExp10f | FastLogf | FastLog2f | FastLog10f | Saturatef | FrsqrtRn | FrcpRn | FrcpRz | FrcpRu
+        | FastExp10f | FastLogf | FastLog2f | FastLog10f | FtzF32 | Saturatef | FrsqrtRn | FrcpRn | FrcpRz | FrcpRu
         | FrcpRd | FsqrtRn | FsqrtRz | FsqrtRu | FsqrtRd => Prelude(Sig(F32, &[F32])),
         Rsqrt | Rcbrt | Exp10 | Erfinv | Erfcinv | Erfcx | Normcdf | Normcdfinv | Sinpi | Cospi | CylBesselI0
         | CylBesselI1 | Tanh | J0 | J1 | Y0 | Y1 | DrcpRn | DrcpRz | DrcpRu | DrcpRd | DsqrtRn | DsqrtRz | DsqrtRu | DsqrtRd

@@ -360,6 +360,8 @@ __CU_INLINE int __cu_signbit_f32(float x) { return __builtin_signbit(x) != 0; }
 __CU_INLINE int __cu_signbit_f64(double x) { return __builtin_signbit(x) != 0; }
 
 /* ---- functions CUDA has and C does not (the rest are in cuprite/math_extras.h) ------ */
+/* -ftz: a subnormal float reads and writes as a zero of its sign (cuprite_ir::ftz). */
+__CU_INLINE float __cu_cuprite_ftzf(float x) { return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x; }
 /* NaN and -0 give +0, as on the GPU. */
 __CU_INLINE float __cu_saturatef(float x) { return !(x > 0.0f) ? 0.0f : (x > 1.0f ? 1.0f : x); }
 __CU_INLINE float __cu_exp10f(float x) { return powf(10.0f, x); }
