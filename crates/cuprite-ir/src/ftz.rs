@@ -102,6 +102,23 @@ fn flush_function(f: &mut Function) {
     }
 }
 
+/// `-use_fast_math`: single-precision `x / y` becomes `__fdividef(x, y)`, as the CUDA
+/// guide's table of functions affected by the flag says (so `inf / 2^127` is NaN). Run
+/// before `flush_denormals`.
+pub fn approximate_division(m: &mut Module) {
+    for f in &mut m.functions {
+        for b in &mut f.blocks {
+            for inst in &mut b.insts {
+                if let InstKind::Binary(BinaryOp::Div, x, y) = inst.kind {
+                    if inst.result.is_some_and(|r| f.values[r.index()] == Type::F32) {
+                        inst.kind = InstKind::CallBuiltin { builtin: Builtin::Math(MathFn::FastFdividef), args: vec![x, y] };
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn new_value(f: &mut Function, ty: Type) -> ValueId {
     f.values.push(ty);
     ValueId((f.values.len() - 1) as u32)

@@ -19,6 +19,8 @@ pub struct DeviceCheck {
     /// `-ftz=true` (or `-use_fast_math`): flush single-precision denormals
     /// (`cuprite_ir::ftz`).
     ftz: bool,
+    /// `-use_fast_math`: `x / y` on floats is `__fdividef`.
+    fast_math: bool,
 }
 
 impl DeviceCheck {
@@ -60,6 +62,7 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<DeviceChec
             warnings_are_errors: opts.warnings_are_errors,
             // -use_fast_math implies -ftz=true; an explicit -ftz wins.
             ftz: Options::bool_flag(&opts.ftz, opts.fast_math)?,
+            fast_math: opts.fast_math,
         }),
         Err(diags) => {
             report(&diags, &parsed.source_map);
@@ -110,6 +113,9 @@ pub fn lower_for_symbols(dc: DeviceCheck, symbols: &[String]) -> Result<Module, 
         Ok(mut out) => {
             if !dc.no_warnings {
                 report(&out.warnings, sm);
+            }
+            if dc.fast_math {
+                cuprite_ir::ftz::approximate_division(&mut out.module);
             }
             if dc.ftz {
                 cuprite_ir::ftz::flush_denormals(&mut out.module);
