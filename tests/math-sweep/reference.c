@@ -829,22 +829,22 @@ static void describe(const Fn *fn, const u64 *argbits, u64 got, char *out, size_
 
 static const char *bound_text(const Fn *fn, char *buf, size_t len) {
     if (fn->kind == K_EXACT) return "0 (exact)";
-    if (fn->bound == b_j_f) return "9 (|x|<8), else 2.2e-6 abs";
-    if (fn->bound == b_j_d) return "7 (|x|<8), else 5e-12 abs";
+    if (fn->bound == b_j_f) return "9 for abs(x)<8, else 2.2e-6 abs";
+    if (fn->bound == b_j_d) return "7 for abs(x)<8, else 5e-12 abs";
     if (fn->bound == b_jn_f) return "2.2e-6 abs";
     if (fn->bound == b_jn_d) return "5e-12 abs";
-    if (fn->bound == b_yn_f) return "ceil(2+2.5n) (|x|<n), else 2.2e-6 abs";
-    if (fn->bound == b_yn_d) return "5e-12 abs (|x|>1.5n)";
+    if (fn->bound == b_yn_f) return "ceil(2+2.5n) for abs(x)<n, else 2.2e-6 abs";
+    if (fn->bound == b_yn_d) return "5e-12 abs for abs(x)>1.5n";
     if (fn->bound == b_lgamma_f) return "6 outside [-10.001, -2.264]";
     if (fn->bound == b_lgamma_d) return "4 outside [-23.0001, -2.2637]";
-    if (fn->bound == b_fexp) return "2+floor(|1.173x|)";
-    if (fn->bound == b_fexp10) return "2+floor(|2.97x|)";
+    if (fn->bound == b_fexp) return "2+floor(abs(1.173x))";
+    if (fn->bound == b_fexp10) return "2+floor(abs(2.97x))";
     if (fn->bound == b_flog) return "2^-21.41 abs in [0.5,2], else 3";
     if (fn->bound == b_flog2) return "2^-22 abs in [0.5,2], else 2";
     if (fn->bound == b_flog10) return "2^-24 abs in [0.5,2], else 3";
     if (fn->bound == b_fsin) return "2^-21.41 abs in [-pi,pi]";
     if (fn->bound == b_fcos) return "2^-21.19 abs in [-pi,pi]";
-    if (fn->bound == b_fdividef) return "2 for 2^-126<=|y|<=2^126";
+    if (fn->bound == b_fdividef) return "2 for 2^-126<=abs(y)<=2^126";
     if (fn->ulp < 0) return "none stated";
     snprintf(buf, len, "%g", fn->ulp);
     return buf;
