@@ -120,22 +120,24 @@ fn c_impl(f: MathFn) -> CImpl {
     use MathFn::*;
     match f {
         Sqrtf | Cbrtf | Expf | Exp2f | Expm1f | Logf | Log2f | Log10f | Log1pf | Sinf | Cosf | Tanf | Asinf
-        | Acosf | Atanf | Sinhf | Coshf | Tanhf | Asinhf | Acoshf | Atanhf | Erff | Erfcf | Tgammaf | Lgammaf
+        | Acosf | Atanf | Sinhf | Coshf | Tanhf | Asinhf | Acoshf | Atanhf | Erff | Erfcf | Lgammaf
         | Fabsf | Floorf | Ceilf | Roundf | Truncf | Rintf | Nearbyintf | Logbf => Libm(Sig(F32, &[F32])),
         Sqrt | Cbrt | Exp | Exp2 | Expm1 | Log | Log2 | Log10 | Log1p | Sin | Cos | Tan | Asin | Acos | Atan
-        | Sinh | Cosh | Tanh | Asinh | Acosh | Atanh | Erf | Erfc | Tgamma | Lgamma | Fabs | Floor | Ceil
-        | Round | Trunc | Rint | Nearbyint | Logb | J0 | J1 | Y0 | Y1 => Libm(Sig(F64, &[F64])),
+        | Sinh | Cosh | Asinh | Acosh | Atanh | Erf | Erfc | Tgamma | Lgamma | Fabs | Floor | Ceil
+        | Round | Trunc | Rint | Nearbyint | Logb => Libm(Sig(F64, &[F64])),
         Rsqrtf | Rcbrtf | Exp10f | Erfinvf | Erfcinvf | Erfcxf | Normcdff | Normcdfinvf | Sinpif | Cospif
-        | J0f | J1f | Y0f | Y1f | CylBesselI0f | CylBesselI1f | FastSinf | FastCosf | FastTanf | FastExpf
-        | FastExp10f | FastLogf | FastLog2f | FastLog10f | Saturatef | FrsqrtRn | FrcpRn | FrcpRz | FrcpRu
+        | J0f | J1f | Y0f | Y1f | Tgammaf | CylBesselI0f | CylBesselI1f | FastSinf | FastCosf | FastTanf | FastExpf
+        | FastExp10f | FastLogf | FastLog2f | FastLog10f | FtzF32 | Saturatef | FrsqrtRn | FrcpRn | FrcpRz | FrcpRu
         | FrcpRd | FsqrtRn | FsqrtRz | FsqrtRu | FsqrtRd => Prelude(Sig(F32, &[F32])),
         Rsqrt | Rcbrt | Exp10 | Erfinv | Erfcinv | Erfcx | Normcdf | Normcdfinv | Sinpi | Cospi | CylBesselI0
-        | CylBesselI1 | DrcpRn | DrcpRz | DrcpRu | DrcpRd | DsqrtRn | DsqrtRz | DsqrtRu | DsqrtRd
+        | CylBesselI1 | Tanh | J0 | J1 | Y0 | Y1 | DrcpRn | DrcpRz | DrcpRu | DrcpRd | DsqrtRn | DsqrtRz | DsqrtRu | DsqrtRd
         => Prelude(Sig(F64, &[F64])),
-        Powf | Atan2f | Hypotf | Fmodf | Remainderf | Fminf | Fmaxf | Fdimf | Copysignf | Nextafterf
+        Powf | Atan2f | Hypotf | Fmodf | Remainderf | Fdimf | Copysignf | Nextafterf
         => Libm(Sig(F32, &[F32, F32])),
-        Pow | Atan2 | Hypot | Fmod | Remainder | Fmin | Fmax | Fdim | Copysign | Nextafter
+        Pow | Atan2 | Hypot | Fmod | Remainder | Fdim | Copysign | Nextafter
         => Libm(Sig(F64, &[F64, F64])),
+        Fminf | Fmaxf => Prelude(Sig(F32, &[F32, F32])),
+        Fmin | Fmax => Prelude(Sig(F64, &[F64, F64])),
         Fmaf => Libm(Sig(F32, &[F32, F32, F32])),
         Fma => Libm(Sig(F64, &[F64, F64, F64])),
         Ldexpf | Scalbnf => Libm(Sig(F32, &[F32, I32])),
@@ -144,12 +146,12 @@ fn c_impl(f: MathFn) -> CImpl {
         Frexp => Libm(Sig(F64, &[F64, PtrI32])),
         Modff => Libm(Sig(F32, &[F32, PtrF32])),
         Modf => Libm(Sig(F64, &[F64, PtrF64])),
-        Remquof => Libm(Sig(F32, &[F32, F32, PtrI32])),
-        Remquo => Libm(Sig(F64, &[F64, F64, PtrI32])),
+        Remquof => Prelude(Sig(F32, &[F32, F32, PtrI32])),
+        Remquo => Prelude(Sig(F64, &[F64, F64, PtrI32])),
         Sincosf | Sincospif | FastSincosf => Prelude(Sig(Void, &[F32, PtrF32, PtrF32])),
         Sincos | Sincospi => Prelude(Sig(Void, &[F64, PtrF64, PtrF64])),
-        Lrintf | Llrintf | Lroundf | Llroundf => Libm(Sig(I64, &[F32])),
-        Lrint | Llrint | Lround | Llround => Libm(Sig(I64, &[F64])),
+        Lrintf | Llrintf | Lroundf | Llroundf => Prelude(Sig(I64, &[F32])),
+        Lrint | Llrint | Lround | Llround => Prelude(Sig(I64, &[F64])),
         Ilogbf => Libm(Sig(I32, &[F32])),
         Ilogb => Libm(Sig(I32, &[F64])),
         Isnanf => Named(&ISNAN[..1]),
@@ -165,8 +167,9 @@ fn c_impl(f: MathFn) -> CImpl {
         Scalblnf => Libm(Sig(F32, &[F32, I64])),
         Scalbln => Libm(Sig(F64, &[F64, I64])),
         Jnf | Ynf => Prelude(Sig(F32, &[I32, F32])),
-        Jn | Yn => Libm(Sig(F64, &[I32, F64])),
-        Rhypotf | FastPowf | FastFdividef | Fdividef | Fdivide | FaddRn | FaddRz | FaddRu | FaddRd | FsubRn
+        Jn | Yn => Prelude(Sig(F64, &[I32, F64])),
+        Fdividef => Named(&[("__cu_fdividef_accurate", Sig(F32, &[F32, F32]))]),
+        Rhypotf | FastPowf | FastFdividef | Fdivide | FaddRn | FaddRz | FaddRu | FaddRd | FsubRn
         | FsubRz | FsubRu | FsubRd | FmulRn | FmulRz | FmulRu | FmulRd | FdivRn | FdivRz | FdivRu | FdivRd
         => Prelude(Sig(F32, &[F32, F32])),
         Rhypot | DaddRn | DaddRz | DaddRu | DaddRd | DsubRn | DsubRz | DsubRu | DsubRd | DmulRn | DmulRz

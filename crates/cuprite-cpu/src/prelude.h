@@ -341,10 +341,10 @@ __CU_MINMAX(i32, int32_t)
 __CU_MINMAX(u32, uint32_t)
 __CU_MINMAX(i64, int64_t)
 __CU_MINMAX(u64, uint64_t)
-__CU_INLINE float __cu_min_f32(float a, float b) { return fminf(a, b); }
-__CU_INLINE float __cu_max_f32(float a, float b) { return fmaxf(a, b); }
-__CU_INLINE double __cu_min_f64(double a, double b) { return fmin(a, b); }
-__CU_INLINE double __cu_max_f64(double a, double b) { return fmax(a, b); }
+__CU_INLINE float __cu_min_f32(float a, float b) { return __cu_fminf(a, b); }
+__CU_INLINE float __cu_max_f32(float a, float b) { return __cu_fmaxf(a, b); }
+__CU_INLINE double __cu_min_f64(double a, double b) { return __cu_fmin(a, b); }
+__CU_INLINE double __cu_max_f64(double a, double b) { return __cu_fmax(a, b); }
 /* abs(INT_MIN) = INT_MIN, as on the GPU (no UB with -fwrapv). */
 __CU_INLINE int32_t __cu_abs_i32(int32_t a) { return a < 0 ? (int32_t)(0u - (uint32_t)a) : a; }
 __CU_INLINE int64_t __cu_abs_i64(int64_t a) { return a < 0 ? (int64_t)(0ull - (uint64_t)a) : a; }
@@ -360,19 +360,30 @@ __CU_INLINE int __cu_signbit_f32(float x) { return __builtin_signbit(x) != 0; }
 __CU_INLINE int __cu_signbit_f64(double x) { return __builtin_signbit(x) != 0; }
 
 /* ---- functions CUDA has and C does not (the rest are in cuprite/math_extras.h) ------ */
-__CU_INLINE float __cu_saturatef(float x) { return x != x ? 0.0f : (x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x)); }
+/* -ftz: a subnormal float reads and writes as a zero of its sign (cuprite_ir::ftz). */
+__CU_INLINE float __cu_cuprite_ftzf(float x) { return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x; }
+/* NaN and -0 give +0, as on the GPU. */
+__CU_INLINE float __cu_saturatef(float x) { return !(x > 0.0f) ? 0.0f : (x > 1.0f ? 1.0f : x); }
 __CU_INLINE float __cu_exp10f(float x) { return powf(10.0f, x); }
 __CU_INLINE double __cu_exp10(double x) { return pow(10.0, x); }
 __CU_INLINE void __cu_sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
 __CU_INLINE void __cu_sincos(double x, double *s, double *c) { *s = sin(x); *c = cos(x); }
-__CU_INLINE float __cu_fdividef(float a, float b) { return a / b; }
-__CU_INLINE float __cu_fdivide(float a, float b) { return a / b; }
+/* __fdividef: a / b within its 2 ulp, except the documented case 2^126 < |b| < 2^128,
+ * where the GPU's reciprocal flushes to zero: 0 (NaN for an infinite a). */
+__CU_INLINE float __cu_fdividef(float a, float b) {
+    float m = fabsf(b);
+    if (m > 0x1p126f && m <= 0x1.fffffep127f) return a * copysignf(0.0f, b);
+    return a / b;
+}
+__CU_INLINE float __cu_fdivide(float a, float b) { return __cu_fdividef(a, b); }
+/* fdividef (no underscores) divides as x / y does (its special case is __fdividef's). */
+__CU_INLINE float __cu_fdividef_accurate(float a, float b) { return a / b; }
 __CU_INLINE float __cu_j0f(float x) { return (float)j0(x); }
 __CU_INLINE float __cu_j1f(float x) { return (float)j1(x); }
 __CU_INLINE float __cu_y0f(float x) { return (float)y0(x); }
 __CU_INLINE float __cu_y1f(float x) { return (float)y1(x); }
-__CU_INLINE float __cu_jnf(int n, float x) { return (float)jn(n, x); }
-__CU_INLINE float __cu_ynf(int n, float x) { return (float)yn(n, x); }
+__CU_INLINE float __cu_jnf(int n, float x) { return n < 0 ? NAN : (float)jn(n, x); }
+__CU_INLINE float __cu_ynf(int n, float x) { return n < 0 ? NAN : (float)yn(n, x); }
 /* Fast intrinsics: the accurate functions (within the intrinsics' bounds). */
 __CU_INLINE float __cu_expf(float x) { return expf(x); }
 __CU_INLINE float __cu_logf(float x) { return logf(x); }
@@ -381,7 +392,15 @@ __CU_INLINE float __cu_log10f(float x) { return log10f(x); }
 __CU_INLINE float __cu_sinf(float x) { return sinf(x); }
 __CU_INLINE float __cu_cosf(float x) { return cosf(x); }
 __CU_INLINE float __cu_tanf(float x) { return tanf(x); }
-__CU_INLINE float __cu_powf(float a, float b) { return powf(a, b); }
+/* __powf is exp2(b * log2(a)) on the GPU, special values included (__powf(0, 0) and
+ * a negative base give NaN); the value itself is computed accurately. */
+__CU_INLINE float __cu_powf(float a, float b) {
+    if (isnan(a) || isnan(b) || a < 0.0f) return NAN;
+    if (a == 0.0f) return b > 0.0f ? 0.0f : (b < 0.0f ? INFINITY : NAN);      /* log2 = -inf */
+    if (isinf(a)) return b > 0.0f ? INFINITY : (b < 0.0f ? 0.0f : NAN);       /* log2 = +inf */
+    if (a == 1.0f) return isinf(b) ? NAN : 1.0f;                               /* log2 = 0 */
+    return powf(a, b);
+}
 
 /* ---- rounding-mode arithmetic (__fadd_rz and friends) -------------------------------
  * With AVX-512 each operation carries its rounding mode (embedded rounding): no switch

@@ -18,6 +18,7 @@
 
 pub mod block_local;
 pub mod dom;
+pub mod ftz;
 pub mod instrument;
 pub mod link;
 pub mod math;

@@ -103,8 +103,10 @@ math_fns! {
         // [0, 1], NaN → 0), `__frsqrt_rn` (reciprocal square root rounded to nearest even).
         Fdividef = "fdividef", Saturatef = "__saturatef", FrsqrtRn = "__frsqrt_rn",
         // Names no front-end produces; `cuprite-cpu` implements them (`saturate` = `__saturatef`,
-        // `__fdivide` = `__fdividef`, `__float2double` a plain conversion, `F64(F32)`).
-        Saturate = "saturate", Fdivide = "__fdivide", Float2Double = "__float2double",
+        // `__fdivide` = `__fdividef`, `__float2double` a plain conversion, `F64(F32)`;
+        // `__cuprite_ftzf` `F32(F32)` flushes a subnormal to a zero of its sign: the -ftz
+        // pass, `ftz.rs`, inserts it).
+        Saturate = "saturate", Fdivide = "__fdivide", Float2Double = "__float2double", FtzF32 = "__cuprite_ftzf",
         // Integer intrinsics, exact: `__popc` `I32(U32)`, `__popcll` `I32(U64)`, `__clz`/`__ffs`
         // `I32(I32)`, `__clzll`/`__ffsll` `I32(I64)`, `__brev` `U32(U32)`, `__brevll` `U64(U64)`;
         // `__mul24`, `__mulhi`, `__hadd`, `__rhadd` `I32(I32, I32)` and their `u` forms on `U32`;

@@ -16,6 +16,11 @@ pub struct DeviceCheck {
     /// `-w`: device warnings are not shown; `-Werror`: they are errors.
     no_warnings: bool,
     warnings_are_errors: bool,
+    /// `-ftz=true` (or `-use_fast_math`): flush single-precision denormals
+    /// (`cuprite_ir::ftz`).
+    ftz: bool,
+    /// `-use_fast_math`: `x / y` on floats is `__fdividef`.
+    fast_math: bool,
 }
 
 impl DeviceCheck {
@@ -50,7 +55,15 @@ pub fn check(preprocessed: &str, arch: u32, opts: &Options) -> Result<DeviceChec
         relocatable: opts.relocatable()?,
     };
     match cuprite_sema::check(&parsed.tu, &sema_opts) {
-        Ok(checked) => Ok(DeviceCheck { parsed, checked, no_warnings: opts.no_warnings, warnings_are_errors: opts.warnings_are_errors }),
+        Ok(checked) => Ok(DeviceCheck {
+            parsed,
+            checked,
+            no_warnings: opts.no_warnings,
+            warnings_are_errors: opts.warnings_are_errors,
+            // -use_fast_math implies -ftz=true; an explicit -ftz wins.
+            ftz: Options::bool_flag(&opts.ftz, opts.fast_math)?,
+            fast_math: opts.fast_math,
+        }),
         Err(diags) => {
             report(&diags, &parsed.source_map);
             Err(String::new())
@@ -97,9 +110,15 @@ pub fn lower_for_symbols(dc: DeviceCheck, symbols: &[String]) -> Result<Module, 
             report(&as_errors, sm);
             Err(String::new())
         }
-        Ok(out) => {
+        Ok(mut out) => {
             if !dc.no_warnings {
                 report(&out.warnings, sm);
+            }
+            if dc.fast_math {
+                cuprite_ir::ftz::approximate_division(&mut out.module);
+            }
+            if dc.ftz {
+                cuprite_ir::ftz::flush_denormals(&mut out.module);
             }
             Ok(out.module)
         }
