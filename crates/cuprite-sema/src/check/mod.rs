@@ -17,6 +17,7 @@ mod printf_format;
 mod virtuals;
 mod init;
 mod consteval;
+mod contract;
 mod lambda;
 mod names;
 mod rangefor;
