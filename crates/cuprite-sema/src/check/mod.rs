@@ -826,6 +826,9 @@ impl<'o> Checker<'o> {
                 }
                 // An rvalue reference is marked by the reference's own `v` flag (see
                 // `overload::is_rvalue_ref`).
+                // Reference collapsing (a template parameter or typedef that is a
+                // reference): `T& &&` is `T&`, `T&& &&` is `T&&`.
+                ast::Derived::Reference { rvalue } if matches!(t.ty, Ty::Ref(_)) => QTy { ty: t.ty, c: false, v: t.v && *rvalue },
                 ast::Derived::Reference { rvalue } => QTy { ty: Ty::Ref(Box::new(t)), c: false, v: *rvalue },
                 ast::Derived::MemberPointer { class, cv } => {
                     let spec = ast::DeclSpec { ty: ast::TypeSpec::Named(class.clone()), span: class.span, ..Default::default() };
