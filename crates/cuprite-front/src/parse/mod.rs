@@ -308,6 +308,8 @@ impl<'a> Parser<'a> {
         match segs {
             [] => None,
             [one] if !global => self.lookup_unqualified(one),
+            // `::name`: a name declared at file scope.
+            [one] => self.scopes.first().and_then(|s| s.get(one)).copied(),
             _ => {
                 let q = segs.join("::");
                 if let Some(&k) = self.qualified.get(&q) {
