@@ -84,3 +84,15 @@ fn references_collapse() {
     );
     assert!(m.functions.iter().any(|f| f.name.starts_with("pick")));
 }
+
+#[test]
+fn constexpr_function_templates_reach_their_callees() {
+    // `mk`'s body is checked where the call is built (constexpr); the constructor it
+    // calls must still be checked and lowered.
+    let m = compile(
+        "template <class A, class B> struct P { A a; B b; __device__ P(const A &x, const B &y) : a(x), b(y) {} };\n\
+         template <class A, class B> __device__ constexpr P<A, B> mk(A x, B y) { return P<A, B>(x, y); }\n\
+         __global__ void k(int *o) { P<int, float> p = mk(3, 2.5f); o[0] = p.a + (int)(p.b * 2); }\n",
+    );
+    assert!(m.functions.iter().any(|f| f.name.contains("P<int, float>::P") && !f.blocks.is_empty()), "{:?}", m.functions.iter().map(|f| &f.name).collect::<Vec<_>>());
+}

@@ -1105,10 +1105,11 @@ impl<'o> Checker<'o> {
                 continue;
             }
             done[id.0 as usize] = true;
-            if self.prog.functions[id.0 as usize].def.is_none() {
-                continue;
+            // A constexpr function may have been checked already, where a call to it was
+            // first built (`ensure_constexpr_body`): its callees are still reachable.
+            if self.prog.functions[id.0 as usize].def.is_some() {
+                self.check_function_in_context(id);
             }
-            self.check_function_in_context(id);
             if let Some(b) = &self.prog.functions[id.0 as usize].body {
                 for c in &b.calls {
                     work.push(*c);
