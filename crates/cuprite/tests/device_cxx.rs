@@ -12,11 +12,16 @@ fn dir() -> PathBuf {
 }
 
 fn same_as_gxx(name: &str) {
+    same_as_gxx_with(name, &[]);
+}
+
+/// `same_as_gxx` with more arguments for g++ (`-I` Cuprite's headers).
+fn same_as_gxx_with(name: &str, gxx_args: &[&str]) {
     let src = dir().join(format!("{name}.cu"));
     let tmp = std::env::temp_dir().join(format!("cuprite-cxx-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let host_bin = tmp.join("host");
-    let st = Command::new("g++").args(["-x", "c++", "-std=c++17"]).arg(&src).arg("-o").arg(&host_bin).status();
+    let st = Command::new("g++").args(["-x", "c++", "-std=c++17"]).args(gxx_args).arg(&src).arg("-o").arg(&host_bin).status();
     let Ok(st) = st else {
         eprintln!("g++ not available: skipped");
         return;
@@ -69,4 +74,14 @@ fn templates_match_gxx() {
 #[test]
 fn member_pointers_match_gxx() {
     same_as_gxx("member_pointers");
+}
+
+/// Cuprite's libcu++ headers (`include/cuda/`): every atomic operation on 1- to 8-byte
+/// integers (small ones by CAS on their word, neighbours untouched), bool, float, double
+/// and pointers, atomic_flag, and limits, complex, tuple, array, bit, functional; their
+/// host branch (GCC's `__atomic` builtins) against their device branch.
+#[test]
+fn libcu_headers_match_gxx() {
+    let include = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../include");
+    same_as_gxx_with("libcu", &["-I", include.to_str().unwrap()]);
 }

@@ -370,6 +370,9 @@ impl<'a> Parser<'a> {
             let joined = segs.join("::");
             let path = self.take_path(len);
             self.expect_after(";", "using-directive")?;
+            if !self.ns_path.is_empty() {
+                self.namespace_usings.entry(self.ns_path.join("::")).or_default().push(joined.clone());
+            }
             self.using_namespaces.insert(joined);
             return Ok(Err(Using::Directive(path)));
         }

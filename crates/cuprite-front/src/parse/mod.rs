@@ -54,6 +54,9 @@ pub(crate) struct Parser<'a> {
     ns_path: Vec<&'a str>,
     /// Namespaces opened by `using namespace` at file scope.
     using_namespaces: HashSet<String>,
+    /// Using-directives by the namespace they appear in (`namespace cuda { namespace std {
+    /// using namespace ::std; } }`): `cuda::std::X` finds `std::X`.
+    namespace_usings: HashMap<String, Vec<String>>,
     /// Name of the class whose body is being parsed (constructors are named after it).
     class_stack: Vec<&'a str>,
     /// Greater than zero while parsing code whose errors must not be reported (host
@@ -108,6 +111,7 @@ impl<'a> Parser<'a> {
             qualified: HashMap::new(),
             ns_path: Vec::new(),
             using_namespaces: HashSet::new(),
+            namespace_usings: HashMap::new(),
             class_stack: Vec::new(),
             quiet: 0,
             depth: 0,
@@ -304,10 +308,20 @@ impl<'a> Parser<'a> {
         match segs {
             [] => None,
             [one] if !global => self.lookup_unqualified(one),
+            // `::name`: a name declared at file scope.
+            [one] => self.scopes.first().and_then(|s| s.get(one)).copied(),
             _ => {
                 let q = segs.join("::");
                 if let Some(&k) = self.qualified.get(&q) {
                     return Some(k);
+                }
+                if let Some(nominated) = self.namespace_usings.get(&segs[..segs.len() - 1].join("::")) {
+                    let last = segs[segs.len() - 1];
+                    for ns in nominated {
+                        if let Some(&kind) = self.qualified.get(&format!("{ns}::{last}")) {
+                            return Some(kind);
+                        }
+                    }
                 }
                 if !global {
                     for k in (1..=self.ns_path.len()).rev() {

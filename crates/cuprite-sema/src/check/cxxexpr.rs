@@ -97,6 +97,11 @@ impl<'o> Checker<'o> {
 
     /// A call with `this` (for member functions) and arguments converted.
     pub(crate) fn user_call_this(&mut self, fid: FnId, args: Vec<Expr>, this: Option<Expr>, callee_span: Span, sp: Span) -> Expr {
+        if this.is_none() {
+            if let Some(e) = self.contract_half(fid, &args, sp) {
+                return e;
+            }
+        }
         self.ensure_constexpr_body(fid);
         if self.check_callable(fid, callee_span).is_none() {
             return Expr::error(sp);

@@ -17,6 +17,7 @@ mod printf_format;
 mod virtuals;
 mod init;
 mod consteval;
+mod contract;
 mod lambda;
 mod names;
 mod rangefor;
@@ -825,6 +826,9 @@ impl<'o> Checker<'o> {
                 }
                 // An rvalue reference is marked by the reference's own `v` flag (see
                 // `overload::is_rvalue_ref`).
+                // Reference collapsing (a template parameter or typedef that is a
+                // reference): `T& &&` is `T&`, `T&& &&` is `T&&`.
+                ast::Derived::Reference { rvalue } if matches!(t.ty, Ty::Ref(_)) => QTy { ty: t.ty, c: false, v: t.v && *rvalue },
                 ast::Derived::Reference { rvalue } => QTy { ty: Ty::Ref(Box::new(t)), c: false, v: *rvalue },
                 ast::Derived::MemberPointer { class, cv } => {
                     let spec = ast::DeclSpec { ty: ast::TypeSpec::Named(class.clone()), span: class.span, ..Default::default() };
@@ -1101,10 +1105,11 @@ impl<'o> Checker<'o> {
                 continue;
             }
             done[id.0 as usize] = true;
-            if self.prog.functions[id.0 as usize].def.is_none() {
-                continue;
+            // A constexpr function may have been checked already, where a call to it was
+            // first built (`ensure_constexpr_body`): its callees are still reachable.
+            if self.prog.functions[id.0 as usize].def.is_some() {
+                self.check_function_in_context(id);
             }
-            self.check_function_in_context(id);
             if let Some(b) = &self.prog.functions[id.0 as usize].body {
                 for c in &b.calls {
                     work.push(*c);

@@ -1160,11 +1160,13 @@ enum TraitResult {
 }
 
 impl<'o> Checker<'o> {
-    /// `X` of `std::X`, or of `X` where `using namespace std;` is in effect.
+    /// `X` of `std::X` (or `cuda::std::X`: Cuprite's `cuda::std` finds std's names through
+    /// a using-directive, `include/cuda/std/__cuprite_namespace`), or of `X` where `using
+    /// namespace std;` is in effect.
     fn std_name(&self, p: &ast::Path) -> Option<String> {
         let segs: Vec<&str> = p.segments.iter().map(|s| s.name.as_str()).collect();
         match segs.as_slice() {
-            ["std", x] => Some(x.to_string()),
+            ["std", x] | ["cuda", "std", x] => Some(x.to_string()),
             [x] if self.usings.iter().any(|u| u.len() == 1 && u[0] == "std") => Some(x.to_string()),
             _ => None,
         }

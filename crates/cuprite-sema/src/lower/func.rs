@@ -669,13 +669,14 @@ impl<'m, 'a> FnLower<'m, 'a> {
 
     // ------------------------------------------------------------ values
 
-    fn fma_parts<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, &'e Expr)> {
-        if let ExprKind::Binary(BinOp::Mul, a, b) = &e.kind {
-            if e.ty.ty.is_float() {
-                return Some((a, b));
-            }
+    /// `a * b` or `-(a * b)` of floats: the factors, and whether the product is negated
+    /// (nvcc contracts `-(a * b) + c` into `fma(-a, b, c)` too).
+    fn fma_parts<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, &'e Expr, bool)> {
+        match &e.kind {
+            ExprKind::Binary(BinOp::Mul, a, b) if e.ty.ty.is_float() => Some((a, b, false)),
+            ExprKind::Neg(inner) if e.ty.ty.is_float() => self.fma_parts(inner).map(|(a, b, n)| (a, b, !n)),
+            _ => None,
         }
-        None
     }
 
     fn fma(&mut self, t: &ir::Type, a: ValueId, b: ValueId, c: ValueId) -> ValueId {
@@ -688,16 +689,17 @@ impl<'m, 'a> FnLower<'m, 'a> {
         if !self.m.opts.fmad || !matches!(op, BinOp::Add | BinOp::Sub) || !t.is_float() {
             return None;
         }
-        if let Some((a, b)) = self.fma_parts(x) {
-            // a*b + y, a*b - y
+        if let Some((a, b, neg)) = self.fma_parts(x) {
+            // ±a*b + y, ±a*b - y
             let v = self.operands(&[a, b, y]);
+            let a = if neg { self.val(IK::Unary(ir::UnaryOp::Neg, v[0]), t.clone()) } else { v[0] };
             let c = if op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, v[2]), t.clone()) } else { v[2] };
-            return Some(self.fma(t, v[0], v[1], c));
+            return Some(self.fma(t, a, v[1], c));
         }
-        if let Some((a, b)) = self.fma_parts(y) {
-            // x + a*b, x - a*b
+        if let Some((a, b, neg)) = self.fma_parts(y) {
+            // x ± a*b
             let v = self.operands(&[x, a, b]);
-            let a = if op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, v[1]), t.clone()) } else { v[1] };
+            let a = if neg != (op == BinOp::Sub) { self.val(IK::Unary(ir::UnaryOp::Neg, v[1]), t.clone()) } else { v[1] };
             return Some(self.fma(t, a, v[2], v[0]));
         }
         None
@@ -927,12 +929,12 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     return (Some(nv), p);
                 }
                 let fma = if self.m.opts.fmad && ct.is_float() && matches!(op, BinOp::Add | BinOp::Sub) { self.fma_parts(rhs) } else { None };
-                let nv = if let Some((a, b)) = fma {
+                let nv = if let Some((a, b, neg)) = fma {
                     let v = self.operands(&[a, b]);
                     let p2 = self.place_restore(p);
                     let old = self.load(p2, lt.clone());
                     let oc = self.cast(old, &ct);
-                    let a = if *op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, v[0]), ct.clone()) } else { v[0] };
+                    let a = if (*op == BinOp::Sub) != neg { self.val(IK::Unary(ir::UnaryOp::Neg, v[0]), ct.clone()) } else { v[0] };
                     let r = self.fma(&ct, a, v[1], oc);
                     let nv = self.cast(r, &lt);
                     self.store(p2, nv);
