@@ -1724,11 +1724,15 @@ impl<'a, 'm> FnCx<'a, 'm> {
                     AccessKind::Atomic => 2,
                 };
                 let p = self.v(*ptr).cast(CType::named("void").ptr());
-                ("__cuprite_san_access", vec![p, lit(format!("{bytes}u")), lit(format!("{align}u")), lit(format!("{code}"))])
+                // `__COUNTER__` numbers the instruction, so that the profiler can put
+                // together the lanes of a warp at the same access.
+                ("__cuprite_san_access", vec![p, lit(format!("{bytes}u")), lit(format!("{align}u")), lit(format!("{code}")), lit("__COUNTER__")])
             }
             CheckOp::Barrier => ("__cuprite_san_event", vec![lit("0")]),
             CheckOp::WarpSync => ("__cuprite_san_event", vec![lit("1")]),
             CheckOp::Exit => ("__cuprite_san_event", vec![lit("2")]),
+            CheckOp::Branch { cond } => ("__cuprite_san_value", vec![lit("0"), self.v(*cond).bin("!=", lit("0")).cast(CType::named("uint32_t")), lit("__COUNTER__")]),
+            CheckOp::WarpMask { mask } => ("__cuprite_san_value", vec![lit("1"), self.v(*mask).cast(CType::named("uint32_t")), lit("__COUNTER__")]),
         };
         args.extend(site);
         args.push(self.thread_dim3());

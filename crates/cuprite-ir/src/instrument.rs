@@ -10,9 +10,14 @@
 //! - `Load`, `Store`, `Copy` and atomics get a `CheckOp::Access` just before them, and
 //!   then access through the pointer it returns (the checker hands back a scratch area
 //!   for an invalid access, so that the thread goes on as under compute-sanitizer).
-//! - `Terminator::Barrier` gets `CheckOp::Barrier`, `Terminator::Warp` `CheckOp::WarpSync`,
-//!   and a kernel's `Terminator::Return` `CheckOp::Exit`, each as the block's last
+//! - `Terminator::Barrier` gets `CheckOp::Barrier`, `Terminator::Warp` `CheckOp::WarpMask`
+//!   with its member mask (`CheckOp::WarpSync` for `__activemask()`), a conditional
+//!   `Terminator::Branch` `CheckOp::Branch` with its condition (the profiler's divergence
+//!   count), and a kernel's `Terminator::Return` `CheckOp::Exit`, each as the block's last
 //!   instruction, located at the terminator.
+//!
+//! The same build serves the profiler (`cuprite run --profile`, `CUPRITE_PROFILE=1`): it
+//! counts warp-level requests, sectors and bank conflicts from the accesses' addresses.
 //!
 //! Not checked (yet): device-side `memcpy`/`memset` (their sizes are run-time values),
 //! accesses inside runtime services (printf, textures).
@@ -101,7 +106,12 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64)) {
         let block = &mut f.blocks[b];
         let event = match &block.term {
             Terminator::Barrier { .. } => Some(CheckOp::Barrier),
+            // Every collective but `__activemask()` has its member mask first.
+            Terminator::Warp { op, args, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::ActiveMask) && !args.is_empty() => {
+                Some(CheckOp::WarpMask { mask: args[0] })
+            }
             Terminator::Warp { op, .. } if *op != WarpOp::Lockstep => Some(CheckOp::WarpSync),
+            Terminator::Branch { cond, .. } => Some(CheckOp::Branch { cond: *cond }),
             Terminator::Return(_) if is_kernel => Some(CheckOp::Exit),
             _ => None,
         };
@@ -158,6 +168,7 @@ mod tests {
         assert!(text.contains("check.access write %0, bytes 4, align 4"), "{text}");
         assert!(text.contains("check.barrier"), "{text}");
         assert!(text.contains("check.exit"), "{text}");
+        assert!(!text.contains("check.branch"), "{text}");
         let f = &m.functions[0];
         // The load now reads through the checked pointer.
         assert!(matches!(f.blocks[0].insts[2].kind, InstKind::Load { ptr: ValueId(3), .. }));

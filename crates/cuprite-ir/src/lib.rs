@@ -541,6 +541,30 @@ pub enum CheckOp {
     WarpSync,
     /// The thread leaves its kernel (just before a kernel's `return`).
     Exit,
+    /// The thread takes a conditional branch on `cond` (placed just before the
+    /// terminator): the profiler counts warps whose lanes go both ways.
+    Branch { cond: ValueId },
+    /// The thread arrives at a warp collective whose member mask is `mask` (just before
+    /// it, instead of `WarpSync`): synccheck reports masks naming lanes that never come.
+    WarpMask { mask: ValueId },
+}
+
+impl CheckOp {
+    /// The value operand an event carries, if any (`Access` has its pointer).
+    pub fn operand(&self) -> Option<ValueId> {
+        match self {
+            CheckOp::Access { ptr, .. } => Some(*ptr),
+            CheckOp::Branch { cond: v } | CheckOp::WarpMask { mask: v } => Some(*v),
+            CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit => None,
+        }
+    }
+    pub fn operand_mut(&mut self) -> Option<&mut ValueId> {
+        match self {
+            CheckOp::Access { ptr, .. } => Some(ptr),
+            CheckOp::Branch { cond: v } | CheckOp::WarpMask { mask: v } => Some(v),
+            CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

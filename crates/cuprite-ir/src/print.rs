@@ -471,6 +471,8 @@ impl Printer<'_> {
                 CheckOp::Barrier => out.write_str("check.barrier"),
                 CheckOp::WarpSync => out.write_str("check.warp_sync"),
                 CheckOp::Exit => out.write_str("check.exit"),
+                CheckOp::Branch { cond } => write!(out, "check.branch %{}", cond.0),
+                CheckOp::WarpMask { mask } => write!(out, "check.warp_mask %{}", mask.0),
             },
         }
     }

@@ -156,11 +156,18 @@ void __cuprite_set_target_arch(unsigned int sm);
  * __cuprite_san_access: an access of `bytes` bytes at `ptr` (kind 0 read, 1 write,
  * 2 atomic) whose type is aligned to `align`. Returns the pointer to access through:
  * `ptr`, or a scratch area when the access is invalid (the thread goes on). */
-void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, const char *symbol,
-                           const char *file, unsigned line, cuprite_dim3 thread, cuprite_dim3 block);
+void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, uint32_t site,
+                           const char *symbol, const char *file, unsigned line, cuprite_dim3 thread,
+                           cuprite_dim3 block);
 /* A thread event: 0 arrives at __syncthreads, 1 at a warp collective, 2 leaves the kernel. */
 void __cuprite_san_event(int event, const char *symbol, const char *file, unsigned line,
                          cuprite_dim3 thread, cuprite_dim3 block);
+/* A thread event with a value: 0 takes a conditional branch (value: 1 taken, 0 not),
+ * 1 arrives at a warp collective whose member mask is `value`. `site` (here and in
+ * __cuprite_san_access) numbers the instruction within its object (__COUNTER__), so that
+ * the profiler and synccheck can put together the lanes of a warp at one instruction. */
+void __cuprite_san_value(int event, uint32_t value, uint32_t site, const char *symbol, const char *file,
+                         unsigned line, cuprite_dim3 thread, cuprite_dim3 block);
 /* Called from the constructor of a checked device object, before it registers. */
 void __cuprite_san_module_checked(void);
 

@@ -22,6 +22,7 @@ pub mod launch;
 pub mod memory;
 pub mod mempool;
 pub mod printf;
+pub mod profile;
 pub mod props;
 pub mod queue;
 pub mod registry;
