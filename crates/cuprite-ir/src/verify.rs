@@ -461,7 +461,7 @@ fn verify_inst(cx: &mut Cx, inst: &Inst, rt: Option<&Type>) {
                 cx.err(format!("checked access of {bytes} bytes aligned to {align}"));
             }
         }
-        InstKind::Check(CheckOp::Branch { cond: v } | CheckOp::WarpMask { mask: v }) => {
+        InstKind::Check(CheckOp::Branch { cond: v, .. } | CheckOp::WarpMask { mask: v, .. }) => {
             cx.use_(*v);
             if rt.is_some() {
                 cx.err("a check event defines a value".into());

@@ -164,8 +164,9 @@ void __cuprite_san_event(int event, const char *symbol, const char *file, unsign
                          cuprite_dim3 thread, cuprite_dim3 block);
 /* A thread event with a value: 0 takes a conditional branch (value: 1 taken, 0 not),
  * 1 arrives at a warp collective whose member mask is `value`. `site` (here and in
- * __cuprite_san_access) numbers the instruction within its object (__COUNTER__), so that
- * the profiler and synccheck can put together the lanes of a warp at one instruction. */
+ * __cuprite_san_access) numbers the instruction within its module (cuprite_ir::instrument),
+ * so that the profiler and synccheck can put together the lanes of a warp at one
+ * instruction. */
 void __cuprite_san_value(int event, uint32_t value, uint32_t site, const char *symbol, const char *file,
                          unsigned line, cuprite_dim3 thread, cuprite_dim3 block);
 /* Called from the constructor of a checked device object, before it registers. */

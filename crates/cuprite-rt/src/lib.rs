@@ -9,6 +9,7 @@
 
 pub mod abi;
 pub mod api;
+pub mod checked_override;
 pub mod context;
 pub mod device;
 pub mod devices;

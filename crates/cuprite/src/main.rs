@@ -67,7 +67,7 @@ fn main() -> ExitCode {
     let sanitize = if as_nvcc {
         None
     } else {
-        match cli::sanitize::take_build_flags(&mut args) {
+        match cli::sanitize::take_build_flags(&mut args, run_mode) {
             Ok(s) => s,
             Err(e) => return fail(tool, &e),
         }
@@ -90,10 +90,23 @@ fn sanitize_main(cmd: cli::sanitize::SanitizeCommand, tool: &'static str) -> Exi
         let settings = Some(cmd.settings);
         return ice::run_guarded(tool, move || cli_main(&build_args, true, settings, tool));
     }
-    match run_program(&cmd.program, &cmd.args, &cmd.settings.env()) {
+    // A program built without instrumentation: its kept device IR is instrumented and
+    // compiled on demand (`checked_rebuild`), and the runtime runs its kernels from that.
+    let mut env = cmd.settings.env();
+    match cuprite::checked_rebuild::instrumented_device_code(&cmd.program) {
+        Ok(Some(so)) => env.push((cuprite_rt_env::CHECKED_DEVICE_CODE.into(), so.display().to_string())),
+        Ok(None) => {}
+        Err(msg) => return fail(tool, &msg),
+    }
+    match run_program(&cmd.program, &cmd.args, &env) {
         Ok(code) => code,
         Err(msg) => fail(tool, &msg),
     }
+}
+
+/// Names shared with the runtime (`cuprite_rt::checked_override`).
+mod cuprite_rt_env {
+    pub const CHECKED_DEVICE_CODE: &str = "CUPRITE_CHECKED_DEVICE_CODE";
 }
 
 /// Prints `TOOL fatal   : msg` (nvcc's form; TOOL is `nvcc` under that name) and fails.

@@ -125,7 +125,7 @@ fn counters_equal_nsight_computes() {
     let mut compared = 0;
     for name in ["counters", "counters2"] {
         let exe = work.path().join(name);
-        build(Path::new(&format!("{name}.cu")), &exe, &["--profile"]);
+        build(Path::new(&format!("{name}.cu")), &exe, &["--sanitize"]);
         let trace = work.path().join(format!("{name}.json"));
         let o = Command::new(&exe).env("CUPRITE_PROFILE", "1").env("CUPRITE_PROFILE_TRACE", &trace).output().unwrap();
         assert!(o.status.success());
@@ -173,9 +173,16 @@ fn divergence_and_unprofiled_programs() {
     assert_eq!(k["cuprite__source_branches_divergent.sum"], 32.0);
     assert_eq!(k["cuprite__source_branches.sum"], 32.0);
     assert_eq!(ours["copy_coalesced(const float *, float *, int)"]["cuprite__source_branches_divergent.sum"], 0.0);
-    // A program built without instrumentation: launches and times only, and it says so.
+    // A program built without instrumentation: `cuprite prof` instruments its kept
+    // device IR on demand, and counts as the instrumented build does.
     build(src, &exe, &[]);
     let o = Command::new(cuprite()).args(["prof"]).arg(&exe).output().unwrap();
+    let on_demand = our_metrics(&String::from_utf8_lossy(&o.stdout));
+    let tiled = "transpose_tiled(float *, const float *)";
+    assert_eq!(on_demand[tiled]["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], 63488.0);
+    assert_eq!(on_demand[tiled]["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"], 8192.0);
+    // Run directly with CUPRITE_PROFILE=1: launches and times only, and it says so.
+    let o = Command::new(&exe).env("CUPRITE_PROFILE", "1").output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("Memory counters need instrumented device code"), "{out}");
     let ours = our_metrics(&out);

@@ -186,11 +186,24 @@ fn error_exitcode_and_unchecked_programs() {
     let work = tempfile::tempdir().unwrap();
     let dir = repo().join("tests/sanitize");
     let src = dir.join("global_oob_write.cu");
-    // A program built without --sanitize: the checker says nothing was checked.
+    // A program built without --sanitize: its kept device IR is instrumented on demand
+    // (crates/cuprite/src/checked_rebuild.rs), with the same findings as a checked build.
     let plain = work.path().join("plain");
     let o = Command::new(cuprite()).args(["-arch=sm_90", "-o"]).arg(&plain).arg(&src).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (out, _) = run_tool(&plain, "memcheck", work.path());
+    assert!(out.contains("Invalid __global__ write of size 4 bytes") && out.contains("global_oob_write.cu:8"), "{out}");
+    let gpu = fs::read_to_string(dir.join("gpu/global_oob_write.memcheck.out")).unwrap();
+    assert_eq!(summary_count(&out), summary_count(&gpu), "{out}");
+    // Run directly, the plain program is not checked and says nothing.
+    let o = Command::new(&plain).output().unwrap();
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("========="));
+    // A program whose device code was generated at device link (-rdc) keeps no IR: the
+    // checker says nothing was checked.
+    let rdc = work.path().join("rdc");
+    let o = Command::new(cuprite()).args(["-arch=sm_90", "-rdc=true", "-o"]).arg(&rdc).arg(&src).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (out, _) = run_tool(&rdc, "memcheck", work.path());
     assert!(out.contains("built without checks"), "{out}");
     assert_eq!(summary_count(&out), Some(1), "{out}");
     // --error-exitcode N: the exit status when anything was found.

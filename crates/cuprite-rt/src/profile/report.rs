@@ -17,7 +17,7 @@ pub fn print(ks: &[KernelStats], counting: bool) {
     };
     let _ = writeln!(s, "==PROF== Cuprite profile of {} kernel(s) on the CPU device (counters from every access's address; see docs/FEATURES.md P3)", ks.len());
     if !counting && !ks.is_empty() {
-        let _ = writeln!(s, "==PROF== Memory counters need instrumented device code: build with 'cuprite --profile' (or run 'cuprite run --profile FILE.cu'); launches and times only.");
+        let _ = writeln!(s, "==PROF== Memory counters need instrumented device code: run it with 'cuprite prof PROGRAM' (or 'cuprite run --profile FILE.cu'); launches and times only.");
     }
     for k in ks {
         let _ = writeln!(

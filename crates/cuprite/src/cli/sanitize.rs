@@ -5,9 +5,9 @@
 //! runtime reads `CUPRITE_SANITIZE*`), so one checked build serves all four tools.
 //!
 //! The profiler shares the instrumented build: `cuprite run --profile [--profile-trace
-//! FILE] file.cu`, `cuprite --profile -o app app.cu`, and `cuprite prof
-//! [--profile-trace FILE] PROGRAM|file.cu [args]` run with `CUPRITE_PROFILE=1`
-//! (`CUPRITE_PROFILE_TRACE=FILE`) instead of a checking tool.
+//! FILE] file.cu` and `cuprite prof [--profile-trace FILE] PROGRAM|file.cu [args]` run
+//! with `CUPRITE_PROFILE=1` (`CUPRITE_PROFILE_TRACE=FILE`) instead of a checking tool;
+//! outside `cuprite run`, `--profile` keeps nvcc's meaning (gprof).
 
 use std::path::PathBuf;
 
@@ -67,8 +67,10 @@ impl Settings {
 }
 
 /// Takes `--sanitize[=TOOL]` and `--leak-check[=]full|no` out of a build's command line
-/// (before `--`, which starts the program's arguments); `Some` when checking is asked.
-pub fn take_build_flags(args: &mut Vec<String>) -> Result<Option<Settings>, String> {
+/// (before `--`, which starts the program's arguments), and under `cuprite run` also
+/// `--profile` and `--profile-trace FILE` (elsewhere `--profile` is nvcc's, gprof's);
+/// `Some` when checking or profiling is asked.
+pub fn take_build_flags(args: &mut Vec<String>, run_mode: bool) -> Result<Option<Settings>, String> {
     let mut s = Settings::new();
     let (mut asked, mut profile) = (false, false);
     let end = args.iter().position(|a| a == "--").unwrap_or(args.len());
@@ -86,11 +88,11 @@ pub fn take_build_flags(args: &mut Vec<String>) -> Result<Option<Settings>, Stri
         } else if a == "--leak-check" {
             i += 1;
             s.set_leak_check(args.get(i).map(String::as_str).unwrap_or(""))?;
-        } else if a == "--profile" {
+        } else if run_mode && a == "--profile" {
             profile = true;
-        } else if let Some(f) = a.strip_prefix("--profile-trace=") {
+        } else if let Some(f) = a.strip_prefix("--profile-trace=").filter(|_| run_mode) {
             (profile, s.trace) = (true, Some(f.to_string()));
-        } else if a == "--profile-trace" {
+        } else if run_mode && a == "--profile-trace" {
             i += 1;
             let f = args.get(i).filter(|_| i < end).ok_or("--profile-trace needs a file name")?;
             (profile, s.trace) = (true, Some(f.clone()));
@@ -203,20 +205,24 @@ mod tests {
     #[test]
     fn run_flags_are_taken_before_the_program_arguments() {
         let mut a = v(&["--sanitize=racecheck", "-O2", "k.cu", "--", "--sanitize"]);
-        let s = take_build_flags(&mut a).unwrap().unwrap();
+        let s = take_build_flags(&mut a, true).unwrap().unwrap();
         assert_eq!(s.tool, "racecheck");
         assert_eq!(a, v(&["-O2", "k.cu", "--", "--sanitize"]));
         let mut b = v(&["--sanitize", "--leak-check=full", "k.cu"]);
-        let s = take_build_flags(&mut b).unwrap().unwrap();
+        let s = take_build_flags(&mut b, true).unwrap().unwrap();
         assert_eq!((s.tool.as_str(), s.leak_check), ("memcheck", true));
-        assert!(take_build_flags(&mut v(&["k.cu"])).unwrap().is_none());
-        assert!(take_build_flags(&mut v(&["--sanitize=nope", "k.cu"])).is_err());
+        assert!(take_build_flags(&mut v(&["k.cu"]), true).unwrap().is_none());
+        assert!(take_build_flags(&mut v(&["--sanitize=nope", "k.cu"]), true).is_err());
         let mut p = v(&["--profile-trace", "t.json", "k.cu", "--", "x"]);
-        let s = take_build_flags(&mut p).unwrap().unwrap();
+        let s = take_build_flags(&mut p, true).unwrap().unwrap();
         assert!(s.profile);
         assert_eq!(p, v(&["k.cu", "--", "x"]));
         assert_eq!(s.env(), vec![("CUPRITE_PROFILE".to_string(), "1".to_string()), ("CUPRITE_PROFILE_TRACE".to_string(), "t.json".to_string())]);
-        assert!(take_build_flags(&mut v(&["--profile", "--sanitize", "k.cu"])).is_err());
+        assert!(take_build_flags(&mut v(&["--profile", "--sanitize", "k.cu"]), true).is_err());
+        // Outside `cuprite run`, `--profile` is nvcc's (gprof) and stays.
+        let mut g = v(&["--profile", "k.cu"]);
+        assert!(take_build_flags(&mut g, false).unwrap().is_none());
+        assert_eq!(g, v(&["--profile", "k.cu"]));
     }
 
     #[test]
