@@ -35,7 +35,7 @@ pub fn embed(b: &Build, module: &Module, input: &Path, object: &Path) -> Result<
     b.tools.run(&b.tools.objcopy, &args).map(drop)
 }
 
-/// The runtime's functions that device code calls (those `cuprite_abi.h` declares).
+/// The runtime's functions and variables that device code uses (`cuprite_abi.h`).
 fn device_entry_points() -> Vec<String> {
     let header = include_str!("../../cuprite-rt/csrc/cuprite_abi.h");
     let mut names: Vec<String> = Vec::new();
@@ -48,7 +48,8 @@ fn device_entry_points() -> Vec<String> {
             end += 1;
         }
         let rest = header[end..].trim_start();
-        if rest.starts_with('(') && !names.iter().any(|n| n == &header[start..end]) {
+        // Functions, and the variables the inlined fast path reads.
+        if rest.starts_with(['(', ',', ';', '[']) && !names.iter().any(|n| n == &header[start..end]) {
             names.push(header[start..end].to_string());
         }
         i = end;
@@ -133,7 +134,7 @@ mod tests {
     #[test]
     fn the_runtime_entry_points_come_from_the_abi_header() {
         let names = super::device_entry_points();
-        for n in ["__cuprite_register_module", "__cuprite_san_access", "__cuprite_san_value", "__cuprite_kernel_error"] {
+        for n in ["__cuprite_register_module", "__cuprite_san_access", "__cuprite_san_value", "__cuprite_kernel_error", "__cuprite_san_fast", "__cuprite_san_epoch", "__cuprite_san_want_events", "__cuprite_san_want_values"] {
             assert!(names.iter().any(|x| x == n), "{n} in {names:?}");
         }
     }

@@ -87,8 +87,25 @@ fn tool_is(t: Tool) -> bool {
     config().is_some_and(|c| c.tool == t)
 }
 
+extern "C" {
+    fn cuprite_san_set_fast_window(lo: usize, hi: usize);
+    fn cuprite_san_bump_epoch();
+    fn cuprite_san_want_values(on: i32);
+    fn cuprite_san_want_events(on: i32);
+}
+
+/// Checked code calls `__cuprite_san_value` (branches, warp masks) only when asked.
+pub fn want_values() {
+    unsafe { cuprite_san_want_values(1) };
+}
+
 /// The banner, and the summary at exit.
-fn start(_c: &Config) {
+fn start(c: &Config) {
+    if c.tool == Tool::Synccheck {
+        want_values();
+    }
+    // Barriers and exits matter to racecheck and synccheck only.
+    unsafe { cuprite_san_want_events(matches!(c.tool, Tool::Racecheck | Tool::Synccheck) as i32) };
     report::line("COMPUTE-SANITIZER");
     extern "C" fn at_exit() {
         finish();
@@ -344,6 +361,13 @@ pub unsafe extern "C" fn __cuprite_san_access(
                 }
                 return scratch(bytes as usize);
             }
+            // Later accesses to this allocation take the inlined fast path
+            // (`__cuprite_san_check`), unless the profiler must see each one.
+            if let memcheck::Space::Global { base, size, kind: Some(_) } = space {
+                if !crate::profile::counting() {
+                    cuprite_san_set_fast_window(base, base + size);
+                }
+            }
         }
         Tool::Initcheck => initcheck::access(addr, bytes as usize, kind, &space, &at),
         Tool::Racecheck => racecheck::access(addr, bytes as usize, kind, &space, &at),
@@ -447,6 +471,8 @@ pub fn note_alloc(base: usize, size: usize, device: bool) {
 }
 
 pub fn note_free(base: usize) {
+    // Every thread's fast-path window may name this allocation.
+    unsafe { cuprite_san_bump_epoch() };
     if tool_is(Tool::Initcheck) {
         initcheck::free(base);
     }
