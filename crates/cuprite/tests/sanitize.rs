@@ -334,3 +334,23 @@ fn conformance_sweep(only: Option<&[&str]>) {
     });
     assert!(failures.is_empty(), "{} findings in correct programs:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Programs built without `--sanitize` and checked on demand (their kept device IR
+/// instrumented into a shared object): device, constant and managed variables are the
+/// instrumented code's, reached by symbol copies too, so the program prints what it
+/// printed on the GPU, and nothing is reported.
+#[test]
+fn on_demand_checking_keeps_device_variables() {
+    let work = tempfile::tempdir().unwrap();
+    let conf = repo().join("tests/conformance");
+    for name in ["managed_variables", "device_globals", "const_conv", "cxx_classes_inheritance"] {
+        let exe = work.path().join(name);
+        let o = Command::new(cuprite()).current_dir(&conf).args(["-arch=sm_90", "-o"]).arg(&exe).arg(format!("{name}.cu")).output().unwrap();
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let (out, _) = run_tool(&exe, "memcheck", work.path());
+        let program: String = out.lines().filter(|l| !l.starts_with("=========")).map(|l| format!("{l}\n")).collect();
+        let expected = fs::read_to_string(conf.join(format!("{name}.expected"))).unwrap();
+        assert_eq!(program, expected, "{name}\n{out}");
+        assert_eq!(summary_count(&out), Some(0), "{name}\n{out}");
+    }
+}
