@@ -1717,18 +1717,20 @@ impl<'a, 'm> FnCx<'a, 'm> {
         let line = loc.map_or(0, |l| l.line);
         let site = [Expr::Str(symbol.into_bytes()), Expr::Str(file.into_bytes()), lit(format!("{line}u"))];
         let (name, mut args) = match op {
-            CheckOp::Access { ptr, bytes, align, kind } => {
+            CheckOp::Access { ptr, bytes, align, kind, site } => {
                 let code = match kind {
                     AccessKind::Read => 0,
                     AccessKind::Write => 1,
                     AccessKind::Atomic => 2,
                 };
                 let p = self.v(*ptr).cast(CType::named("void").ptr());
-                ("__cuprite_san_access", vec![p, lit(format!("{bytes}u")), lit(format!("{align}u")), lit(format!("{code}"))])
+                ("__cuprite_san_check", vec![p, lit(format!("{bytes}u")), lit(format!("{align}u")), lit(format!("{code}")), lit(format!("{site}u"))])
             }
-            CheckOp::Barrier => ("__cuprite_san_event", vec![lit("0")]),
-            CheckOp::WarpSync => ("__cuprite_san_event", vec![lit("1")]),
-            CheckOp::Exit => ("__cuprite_san_event", vec![lit("2")]),
+            CheckOp::Barrier => ("__cuprite_san_event_if_wanted", vec![lit("0")]),
+            CheckOp::WarpSync => ("__cuprite_san_event_if_wanted", vec![lit("1")]),
+            CheckOp::Exit => ("__cuprite_san_event_if_wanted", vec![lit("2")]),
+            CheckOp::Branch { cond, site } => ("__cuprite_san_value_if_wanted", vec![lit("0"), self.v(*cond).bin("!=", lit("0")).cast(CType::named("uint32_t")), lit(format!("{site}u"))]),
+            CheckOp::WarpMask { mask, site } => ("__cuprite_san_value_if_wanted", vec![lit("1"), self.v(*mask).cast(CType::named("uint32_t")), lit(format!("{site}u"))]),
         };
         args.extend(site);
         args.push(self.thread_dim3());

@@ -155,8 +155,7 @@ fn check_function(m: &Module, f: &Function, errs: &mut Vec<BackendError>) {
                     }
                 }
                 InstKind::CallBuiltin { args, .. } => uses.extend(args.iter().copied()),
-                InstKind::Check(CheckOp::Access { ptr, .. }) => uses.push(*ptr),
-                InstKind::Check(_) => {}
+                InstKind::Check(op) => uses.extend(op.operand()),
             }
             for u in &uses {
                 use_v(u, loc, &seen, &mut e);
@@ -426,8 +425,7 @@ pub fn inst_uses(k: &InstKind) -> Vec<ValueId> {
             v.extend(args.iter().copied());
             v
         }
-        InstKind::Check(CheckOp::Access { ptr, .. }) => vec![*ptr],
-        InstKind::Check(_) => vec![],
+        InstKind::Check(op) => op.operand().into_iter().collect(),
     }
 }
 
@@ -466,8 +464,13 @@ pub(crate) fn map_inst(k: &InstKind, v: &dyn Fn(ValueId) -> ValueId, l: &dyn Fn(
         CallIndirect { callee, args } => CallIndirect { callee: v(*callee), args: args.iter().map(|a| v(*a)).collect() },
         FuncAddr(f) => FuncAddr(*f),
         CallBuiltin { builtin, args } => CallBuiltin { builtin: builtin.clone(), args: args.iter().map(|a| v(*a)).collect() },
-        Check(CheckOp::Access { ptr, bytes, align, kind }) => Check(CheckOp::Access { ptr: v(*ptr), bytes: *bytes, align: *align, kind: *kind }),
-        Check(op) => Check(op.clone()),
+        Check(op) => {
+            let mut op = op.clone();
+            if let Some(x) = op.operand_mut() {
+                *x = v(*x);
+            }
+            Check(op)
+        }
     }
 }
 

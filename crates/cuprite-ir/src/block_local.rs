@@ -32,8 +32,7 @@ impl InstKind {
                 v.extend(args.iter_mut());
                 v
             }
-            InstKind::Check(CheckOp::Access { ptr, .. }) => vec![ptr],
-            InstKind::Check(CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit) => vec![],
+            InstKind::Check(op) => op.operand_mut().into_iter().collect(),
         }
     }
 }

@@ -10,9 +10,14 @@
 //! - `Load`, `Store`, `Copy` and atomics get a `CheckOp::Access` just before them, and
 //!   then access through the pointer it returns (the checker hands back a scratch area
 //!   for an invalid access, so that the thread goes on as under compute-sanitizer).
-//! - `Terminator::Barrier` gets `CheckOp::Barrier`, `Terminator::Warp` `CheckOp::WarpSync`,
-//!   and a kernel's `Terminator::Return` `CheckOp::Exit`, each as the block's last
+//! - `Terminator::Barrier` gets `CheckOp::Barrier`, `Terminator::Warp` `CheckOp::WarpMask`
+//!   with its member mask (`CheckOp::WarpSync` for `__activemask()`), a conditional
+//!   `Terminator::Branch` `CheckOp::Branch` with its condition (the profiler's divergence
+//!   count), and a kernel's `Terminator::Return` `CheckOp::Exit`, each as the block's last
 //!   instruction, located at the terminator.
+//!
+//! The same build serves the profiler (`cuprite run --profile`, `CUPRITE_PROFILE=1`): it
+//! counts warp-level requests, sectors and bank conflicts from the accesses' addresses.
 //!
 //! Not checked (yet): device-side `memcpy`/`memset` (their sizes are run-time values),
 //! accesses inside runtime services (printf, textures).
@@ -25,8 +30,9 @@ pub fn instrument(m: &mut Module) {
     {
         let shape: &Module = m;
         let layouts = |ty: &Type| shape.layout(ty);
+        let mut site = 0;
         for f in &mut functions {
-            instrument_function(f, &layouts);
+            instrument_function(f, &layouts, &mut site);
         }
     }
     m.functions = functions;
@@ -80,7 +86,11 @@ fn replace_operand(kind: &mut InstKind, old: ValueId, new: ValueId, which: Acces
     }
 }
 
-fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64)) {
+fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), site: &mut u32) {
+    let mut next = || {
+        *site += 1;
+        *site
+    };
     let is_kernel = matches!(f.kind, FunctionKind::Kernel { .. });
     for b in 0..f.blocks.len() {
         let insts = std::mem::take(&mut f.blocks[b].insts);
@@ -91,7 +101,7 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64)) {
                 f.values.push(f.value_type(ptr).clone());
                 out.push(Inst {
                     result: Some(checked),
-                    kind: InstKind::Check(CheckOp::Access { ptr, bytes: bytes.max(1), align: align.max(1).next_power_of_two(), kind }),
+                    kind: InstKind::Check(CheckOp::Access { ptr, bytes: bytes.max(1), align: align.max(1).next_power_of_two(), kind, site: next() }),
                     loc: inst.loc,
                 });
                 replace_operand(&mut inst.kind, ptr, checked, kind);
@@ -101,7 +111,12 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64)) {
         let block = &mut f.blocks[b];
         let event = match &block.term {
             Terminator::Barrier { .. } => Some(CheckOp::Barrier),
+            // Every collective but `__activemask()` has its member mask first.
+            Terminator::Warp { op, args, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::ActiveMask) && !args.is_empty() => {
+                Some(CheckOp::WarpMask { mask: args[0], site: next() })
+            }
             Terminator::Warp { op, .. } if *op != WarpOp::Lockstep => Some(CheckOp::WarpSync),
+            Terminator::Branch { cond, .. } => Some(CheckOp::Branch { cond: *cond, site: next() }),
             Terminator::Return(_) if is_kernel => Some(CheckOp::Exit),
             _ => None,
         };
@@ -154,10 +169,11 @@ mod tests {
         let mut m = kernel_storing_through_param();
         instrument(&mut m);
         let text = m.to_string();
-        assert!(text.contains("check.access read %0, bytes 4, align 4"), "{text}");
-        assert!(text.contains("check.access write %0, bytes 4, align 4"), "{text}");
+        assert!(text.contains("check.access read %0, bytes 4, align 4, site 1"), "{text}");
+        assert!(text.contains("check.access write %0, bytes 4, align 4, site 2"), "{text}");
         assert!(text.contains("check.barrier"), "{text}");
         assert!(text.contains("check.exit"), "{text}");
+        assert!(!text.contains("check.branch"), "{text}");
         let f = &m.functions[0];
         // The load now reads through the checked pointer.
         assert!(matches!(f.blocks[0].insts[2].kind, InstKind::Load { ptr: ValueId(3), .. }));

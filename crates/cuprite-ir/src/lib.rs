@@ -535,13 +535,39 @@ pub enum CheckOp {
     /// The result (the pointer's type) is the pointer to access through: `ptr` itself, or,
     /// when the access is invalid, a scratch area of the checker's so that the thread goes
     /// on (as compute-sanitizer lets it) without touching memory it must not.
-    Access { ptr: ValueId, bytes: u64, align: u64, kind: AccessKind },
+    /// `site` numbers the instruction within its module (the profiler puts together the
+    /// lanes of a warp at one site; the C back-end may print an instruction twice).
+    Access { ptr: ValueId, bytes: u64, align: u64, kind: AccessKind, site: u32 },
     /// The thread arrives at a block-wide barrier (placed just before the terminator).
     Barrier,
     /// The thread arrives at a warp collective or `__syncwarp` (just before it).
     WarpSync,
     /// The thread leaves its kernel (just before a kernel's `return`).
     Exit,
+    /// The thread takes a conditional branch on `cond` (placed just before the
+    /// terminator): the profiler counts warps whose lanes go both ways.
+    Branch { cond: ValueId, site: u32 },
+    /// The thread arrives at a warp collective whose member mask is `mask` (just before
+    /// it, instead of `WarpSync`): synccheck reports masks naming lanes that never come.
+    WarpMask { mask: ValueId, site: u32 },
+}
+
+impl CheckOp {
+    /// The value operand an event carries, if any (`Access` has its pointer).
+    pub fn operand(&self) -> Option<ValueId> {
+        match self {
+            CheckOp::Access { ptr, .. } => Some(*ptr),
+            CheckOp::Branch { cond: v, .. } | CheckOp::WarpMask { mask: v, .. } => Some(*v),
+            CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit => None,
+        }
+    }
+    pub fn operand_mut(&mut self) -> Option<&mut ValueId> {
+        match self {
+            CheckOp::Access { ptr, .. } => Some(ptr),
+            CheckOp::Branch { cond: v, .. } | CheckOp::WarpMask { mask: v, .. } => Some(v),
+            CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -467,10 +467,12 @@ impl Printer<'_> {
                 out.write_char(')')
             }
             InstKind::Check(op) => match op {
-                CheckOp::Access { ptr, bytes, align, kind } => write!(out, "check.access {} %{}, bytes {bytes}, align {align}", kind.name(), ptr.0),
+                CheckOp::Access { ptr, bytes, align, kind, site } => write!(out, "check.access {} %{}, bytes {bytes}, align {align}, site {site}", kind.name(), ptr.0),
                 CheckOp::Barrier => out.write_str("check.barrier"),
                 CheckOp::WarpSync => out.write_str("check.warp_sync"),
                 CheckOp::Exit => out.write_str("check.exit"),
+                CheckOp::Branch { cond, site } => write!(out, "check.branch %{}, site {site}", cond.0),
+                CheckOp::WarpMask { mask, site } => write!(out, "check.warp_mask %{}, site {site}", mask.0),
             },
         }
     }

@@ -156,13 +156,57 @@ void __cuprite_set_target_arch(unsigned int sm);
  * __cuprite_san_access: an access of `bytes` bytes at `ptr` (kind 0 read, 1 write,
  * 2 atomic) whose type is aligned to `align`. Returns the pointer to access through:
  * `ptr`, or a scratch area when the access is invalid (the thread goes on). */
-void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, const char *symbol,
-                           const char *file, unsigned line, cuprite_dim3 thread, cuprite_dim3 block);
+void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, uint32_t site,
+                           const char *symbol, const char *file, unsigned line, cuprite_dim3 thread,
+                           cuprite_dim3 block);
 /* A thread event: 0 arrives at __syncthreads, 1 at a warp collective, 2 leaves the kernel. */
 void __cuprite_san_event(int event, const char *symbol, const char *file, unsigned line,
                          cuprite_dim3 thread, cuprite_dim3 block);
+/* A thread event with a value: 0 takes a conditional branch (value: 1 taken, 0 not),
+ * 1 arrives at a warp collective whose member mask is `value`. `site` (here and in
+ * __cuprite_san_access) numbers the instruction within its module (cuprite_ir::instrument),
+ * so that the profiler and synccheck can put together the lanes of a warp at one
+ * instruction. */
+void __cuprite_san_value(int event, uint32_t value, uint32_t site, const char *symbol, const char *file,
+                         unsigned line, cuprite_dim3 thread, cuprite_dim3 block);
 /* Called from the constructor of a checked device object, before it registers. */
 void __cuprite_san_module_checked(void);
+
+/* The checker's fast path, inlined into checked device code: an access that lies in
+ * one of the (up to four) allocations this thread last found valid (memcheck only; the
+ * runtime leaves the windows empty for the other tools and the profiler, which must
+ * see every access), and is aligned, goes on without a call. The windows hold while no
+ * allocation has been freed since (__cuprite_san_epoch). */
+extern __thread uintptr_t __cuprite_san_fast[8]; /* {lo, hi} × 4 */
+extern __thread uint64_t __cuprite_san_fast_epoch;
+extern uint64_t __cuprite_san_epoch;
+/* Whether __cuprite_san_value / __cuprite_san_event are wanted at all (synccheck and
+ * racecheck want events, synccheck and the profiler values). */
+extern int __cuprite_san_want_values, __cuprite_san_want_events;
+static inline __attribute__((always_inline)) void *__cuprite_san_check(void *ptr, uint32_t bytes, uint32_t align, int kind,
+                                                                       uint32_t site, const char *symbol, const char *file,
+                                                                       unsigned line, cuprite_dim3 thread, cuprite_dim3 block) {
+    uintptr_t a = (uintptr_t)ptr;
+    if (__builtin_expect((a & (align - 1)) == 0 && __cuprite_san_fast_epoch == __atomic_load_n(&__cuprite_san_epoch, __ATOMIC_RELAXED), 1)) {
+        for (int i = 0; i < 8; i += 2)
+            if (a >= __cuprite_san_fast[i] && a + bytes <= __cuprite_san_fast[i + 1])
+                return ptr;
+    }
+    return __cuprite_san_access(ptr, bytes, align, kind, site, symbol, file, line, thread, block);
+}
+static inline __attribute__((always_inline)) void __cuprite_san_event_if_wanted(int event, const char *symbol, const char *file,
+                                                                                unsigned line, cuprite_dim3 thread,
+                                                                                cuprite_dim3 block) {
+    if (__builtin_expect(__cuprite_san_want_events, 1))
+        __cuprite_san_event(event, symbol, file, line, thread, block);
+}
+static inline __attribute__((always_inline)) void __cuprite_san_value_if_wanted(int event, uint32_t value, uint32_t site,
+                                                                                const char *symbol, const char *file,
+                                                                                unsigned line, cuprite_dim3 thread,
+                                                                                cuprite_dim3 block) {
+    if (__builtin_expect(__cuprite_san_want_values, 0))
+        __cuprite_san_value(event, value, site, symbol, file, line, thread, block);
+}
 
 /* ---- host side: provided by the runtime, called by rewritten host code ------------- */
 

@@ -524,3 +524,31 @@ long long __cuprite_clock64(void) {
 extern void cuprite_rt_at_exit(void);
 static void cuprite_atexit_trampoline(void) { cuprite_rt_at_exit(); }
 void cuprite_register_atexit(void) { atexit(cuprite_atexit_trampoline); }
+
+/* ---- checking mode's fast path (cuprite_abi.h, "__cuprite_san_check") ------------------ */
+
+__thread uintptr_t __cuprite_san_fast[8];
+__thread uint64_t __cuprite_san_fast_epoch;
+static __thread unsigned cuprite_san_fast_next;
+uint64_t __cuprite_san_epoch = 1;
+int __cuprite_san_want_values;
+int __cuprite_san_want_events = 1;
+
+/* Adds [lo, hi) to the calling thread's windows (valid until the next free). */
+void cuprite_san_set_fast_window(uintptr_t lo, uintptr_t hi) {
+    uint64_t now = __atomic_load_n(&__cuprite_san_epoch, __ATOMIC_RELAXED);
+    if (__cuprite_san_fast_epoch != now) {
+        for (int i = 0; i < 8; i++) __cuprite_san_fast[i] = 0;
+        __cuprite_san_fast_epoch = now;
+        cuprite_san_fast_next = 0;
+    }
+    unsigned k = cuprite_san_fast_next++ % 4;
+    __cuprite_san_fast[2 * k] = lo;
+    __cuprite_san_fast[2 * k + 1] = hi;
+}
+
+/* An allocation went away: every thread's windows are stale. */
+void cuprite_san_bump_epoch(void) { __atomic_add_fetch(&__cuprite_san_epoch, 1, __ATOMIC_RELAXED); }
+
+void cuprite_san_want_values(int on) { __cuprite_san_want_values = on; }
+void cuprite_san_want_events(int on) { __cuprite_san_want_events = on; }

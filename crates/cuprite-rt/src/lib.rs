@@ -9,6 +9,7 @@
 
 pub mod abi;
 pub mod api;
+pub mod checked_override;
 pub mod context;
 pub mod device;
 pub mod devices;
@@ -22,6 +23,7 @@ pub mod launch;
 pub mod memory;
 pub mod mempool;
 pub mod printf;
+pub mod profile;
 pub mod props;
 pub mod queue;
 pub mod registry;

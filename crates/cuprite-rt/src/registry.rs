@@ -85,10 +85,12 @@ unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
 /// # Safety
 /// `m` must point at a valid module table whose pointers stay valid for the process.
 pub unsafe fn register_module(m: *const ModuleDesc) {
-    if m.is_null() {
+    if m.is_null() || crate::checked_override::capture(m) {
         return;
     }
     let m = &*m;
+    // `cuprite sanitize ./app`: the instrumented code and variables stand in for these.
+    let ov = crate::checked_override::overrides();
     if m.abi_version != crate::abi::ABI_VERSION {
         eprintln!(
             "cuprite: device object built for ABI version {} but the runtime has {}; its kernels are not registered",
@@ -102,15 +104,16 @@ pub unsafe fn register_module(m: *const ModuleDesc) {
     let mut r = lock();
     for k in kernels {
         let n = k.num_params as usize;
+        let code = ov.map_or(k, |o| o.kernel(m, k));
         let kernel = Kernel {
             name: cstr(k.name),
             symbol: cstr(k.symbol),
-            entry: k.entry,
+            entry: code.entry,
             param_sizes: slice(k.param_sizes, n).to_vec(),
             param_aligns: slice(k.param_aligns, n).to_vec(),
-            static_shared_bytes: k.static_shared_bytes,
-            slot_bytes_per_thread: k.slot_bytes_per_thread,
-            local_bytes_per_thread: k.local_bytes_per_thread,
+            static_shared_bytes: code.static_shared_bytes,
+            slot_bytes_per_thread: code.slot_bytes_per_thread,
+            local_bytes_per_thread: code.local_bytes_per_thread,
             max_threads_per_block: k.max_threads_per_block,
             min_blocks_per_sm: k.min_blocks_per_sm,
             max_dynamic_shared: AtomicU32::new(DYNAMIC_SHARED_UNSET),
@@ -120,11 +123,12 @@ pub unsafe fn register_module(m: *const ModuleDesc) {
     }
     for v in vars {
         let name = cstr(v.name);
-        let var = match bind_managed(v) {
+        let inst = ov.map_or(v, |o| o.var(m, v));
+        let var = match bind_managed(inst, v.host_shadow as usize) {
             Some(size) => Var { name, device_addr: v.host_shadow as usize, size, is_constant: false, is_managed: true },
             None => Var {
                 name,
-                device_addr: v.device_addr as usize,
+                device_addr: inst.device_addr as usize,
                 size: v.size,
                 is_constant: v.is_constant != 0,
                 is_managed: false,
@@ -139,7 +143,7 @@ pub unsafe fn register_module(m: *const ModuleDesc) {
 ///
 /// # Safety
 /// `v.device_addr` must point at `v.size` readable and writable bytes.
-unsafe fn bind_managed(v: &VarDesc) -> Option<u64> {
+unsafe fn bind_managed(v: &VarDesc, shadow: usize) -> Option<u64> {
     let cell = v.device_addr as *mut usize;
     if v.size != 16 || v.is_constant != 0 || cell.is_null() || cell as usize % 8 != 0 {
         return None;
@@ -149,7 +153,6 @@ unsafe fn bind_managed(v: &VarDesc) -> Option<u64> {
         return None;
     }
     let size = end - begin;
-    let shadow = v.host_shadow as usize;
     cell.write(shadow);
     cell.add(1).write(shadow + size);
     Some(size as u64)

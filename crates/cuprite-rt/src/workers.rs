@@ -299,6 +299,7 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
             break;
         }
     }
+    crate::sanitize::leave_run(job.check_id);
 }
 
 fn record_fault(job: &Job, f: Fault) {

@@ -2,6 +2,7 @@
 //! command line, `src/main.rs`) and run-time compilation (`cuprite-nvrtc`) share.
 
 pub mod build_cache;
+pub mod checked_rebuild;
 pub mod cli;
 pub mod device_pass;
 pub mod diagnostics;

@@ -33,7 +33,16 @@ fn main() -> ExitCode {
         };
     }
     if !as_nvcc && args.first().map(String::as_str) == Some("sanitize") {
-        return sanitize_main(&args[1..], tool);
+        return match cli::sanitize::parse_sanitize(&args[1..]) {
+            Ok(c) => sanitize_main(c, tool),
+            Err(e) => fail(tool, &e),
+        };
+    }
+    if !as_nvcc && args.first().map(String::as_str) == Some("prof") {
+        return match cli::sanitize::parse_prof(&args[1..]) {
+            Ok(c) => sanitize_main(c, tool),
+            Err(e) => fail(tool, &e),
+        };
     }
     let run_mode = !as_nvcc && args.first().map(String::as_str) == Some("run");
     if run_mode {
@@ -58,7 +67,7 @@ fn main() -> ExitCode {
     let sanitize = if as_nvcc {
         None
     } else {
-        match cli::sanitize::take_build_flags(&mut args) {
+        match cli::sanitize::take_build_flags(&mut args, run_mode) {
             Ok(s) => s,
             Err(e) => return fail(tool, &e),
         }
@@ -68,13 +77,10 @@ fn main() -> ExitCode {
     ice::run_guarded(tool, move || cli_main(&args, run_mode, sanitize, tool))
 }
 
-/// `cuprite sanitize [options] PROGRAM [args]`: runs a program under the checker; a
-/// `.cu` file is built checked first (as `cuprite run --sanitize`).
-fn sanitize_main(args: &[String], tool: &'static str) -> ExitCode {
-    let cmd = match cli::sanitize::parse_sanitize(args) {
-        Ok(c) => c,
-        Err(e) => return fail(tool, &e),
-    };
+/// `cuprite sanitize [options] PROGRAM [args]` / `cuprite prof …`: runs a program under
+/// the checker or the profiler; a `.cu` file is built instrumented first (as `cuprite
+/// run --sanitize` / `--profile`).
+fn sanitize_main(cmd: cli::sanitize::SanitizeCommand, tool: &'static str) -> ExitCode {
     if cmd.program.extension().is_some_and(|e| e == "cu") {
         let mut build_args = vec![cmd.program.display().to_string()];
         if !cmd.args.is_empty() {
@@ -84,10 +90,23 @@ fn sanitize_main(args: &[String], tool: &'static str) -> ExitCode {
         let settings = Some(cmd.settings);
         return ice::run_guarded(tool, move || cli_main(&build_args, true, settings, tool));
     }
-    match run_program(&cmd.program, &cmd.args, &cmd.settings.env()) {
+    // A program built without instrumentation: its kept device IR is instrumented and
+    // compiled on demand (`checked_rebuild`), and the runtime runs its kernels from that.
+    let mut env = cmd.settings.env();
+    match cuprite::checked_rebuild::instrumented_device_code(&cmd.program) {
+        Ok(Some(so)) => env.push((cuprite_rt_env::CHECKED_DEVICE_CODE.into(), so.display().to_string())),
+        Ok(None) => {}
+        Err(msg) => return fail(tool, &msg),
+    }
+    match run_program(&cmd.program, &cmd.args, &env) {
         Ok(code) => code,
         Err(msg) => fail(tool, &msg),
     }
+}
+
+/// Names shared with the runtime (`cuprite_rt::checked_override`).
+mod cuprite_rt_env {
+    pub const CHECKED_DEVICE_CODE: &str = "CUPRITE_CHECKED_DEVICE_CODE";
 }
 
 /// Prints `TOOL fatal   : msg` (nvcc's form; TOOL is `nvcc` under that name) and fails.
@@ -262,6 +281,11 @@ fn cacheable(opts: &Options) -> bool {
 fn invocation_key(args: &[String], run_mode: bool, build: &Build) -> String {
     let mut key = build_cache::Invocation::new();
     key.add(if run_mode { "run" } else { "build" });
+    // `--sanitize` / `--profile` were taken out of `args`: instrumented device code is a
+    // different product.
+    if build.opts.sanitize.is_some() {
+        key.add("--instrumented-device-code");
+    }
     for a in args {
         key.add(a);
     }

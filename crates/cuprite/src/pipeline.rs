@@ -287,6 +287,10 @@ impl<'a> Build<'a> {
         // One relocatable object per translation unit, as nvcc -c gives.
         let ld_args = vec!["-r".to_string(), "-nostdlib".into(), host_o.display().to_string(), device_o.display().to_string(), "-o".into(), object.display().to_string()];
         self.tools.run(&self.tools.cxx, &ld_args)?;
+        if self.opts.sanitize.is_none() {
+            // The device IR goes along, so that `cuprite sanitize ./app` can instrument it.
+            crate::checked_rebuild::embed(self, &module, input, object)?;
+        }
         if !exported.is_empty() {
             let mut args: Vec<String> = exported.iter().map(|e| format!("--localize-symbol={}", e.global)).collect();
             args.push(object.display().to_string());
@@ -467,6 +471,9 @@ impl<'a> Build<'a> {
         }
         flags.extend(self.opts.xcompiler.iter().filter(|f| f.starts_with("-f") || f.starts_with("-L") || f.starts_with("-l") || f.starts_with("-pthread") || f.starts_with("-Wl,") || *f == "-shared" || *f == "-static").cloned());
         flags.extend(self.runtime_link_flags()?);
+        if !self.opts.shared {
+            flags.push(crate::checked_rebuild::export_flag(&self.work)?);
+        }
         self.tools.run(&self.tools.cxx, &flags)?;
         if crate::build_cache::recording() {
             self.record_link_inputs(&flags[2..]); // (after `-o OUTPUT`)

@@ -60,8 +60,13 @@ fn decode(mut data: &[u8], file: &Path) -> Result<Vec<Unit>, String> {
 }
 
 fn units_in_object(data: &[u8], file: &Path) -> Result<Vec<Unit>, String> {
+    units_in_section(data, SECTION, file)
+}
+
+/// The frames of section `section` of an object or executable (none without it).
+pub fn units_in_section(data: &[u8], section: &str, file: &Path) -> Result<Vec<Unit>, String> {
     let Ok(obj) = object::File::parse(data) else { return Ok(Vec::new()) };
-    match obj.section_by_name(SECTION) {
+    match obj.section_by_name(section) {
         Some(s) => decode(s.data().map_err(|e| format!("{}: {e}", file.display()))?, file),
         None => Ok(Vec::new()),
     }

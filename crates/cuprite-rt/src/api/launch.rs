@@ -299,6 +299,21 @@ const SHARED_ALLOCATION_UNIT: u64 = 128;
 const OCC_SEARCH_IGNORES_FUNCTION_LIMIT: c_uint = 1 << 31;
 
 fn resident_blocks_per_sm(k: &registry::Kernel, p: &crate::props::PropBuf, block_size: c_int, dyn_shared: usize, flags: c_uint) -> Result<c_int> {
+    let l = occupancy_limits(k, p, block_size, dyn_shared, flags)?;
+    Ok(l.by_threads.min(l.by_blocks).min(l.by_regs).min(l.by_shared).max(0))
+}
+
+/// How many blocks of a launch fit on one multiprocessor, by each resource (Nsight
+/// Compute's `launch__occupancy_limit_*`; registers as the CPU device assumes them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OccupancyLimits {
+    pub by_threads: c_int,
+    pub by_blocks: c_int,
+    pub by_regs: c_int,
+    pub by_shared: c_int,
+}
+
+pub fn occupancy_limits(k: &registry::Kernel, p: &crate::props::PropBuf, block_size: c_int, dyn_shared: usize, flags: c_uint) -> Result<OccupancyLimits> {
     let lim = p.limits();
     if block_size <= 0 {
         return Err(error::INVALID_VALUE);
@@ -322,7 +337,7 @@ fn resident_blocks_per_sm(k: &registry::Kernel, p: &crate::props::PropBuf, block
         // No shared memory at all (sm_75 reserves none per block): no limit from it.
         (p.attribute(81)? as u64).checked_div(per_block).map_or(c_int::MAX, |n| n.min(c_int::MAX as u64) as c_int)
     };
-    Ok(by_threads.min(by_blocks).min(by_regs).min(by_shared).max(0))
+    Ok(OccupancyLimits { by_threads, by_blocks, by_regs, by_shared })
 }
 
 #[no_mangle]

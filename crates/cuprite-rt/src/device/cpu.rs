@@ -78,8 +78,10 @@ impl Device for CpuDevice {
         if n == 0 {
             return Ok(());
         }
+        let t0 = std::time::Instant::now();
         match unsafe { abi::cuprite_guarded_memcpy(dst, src, n) } {
             0 => {
+                crate::profile::transfer("memcpy", n, t0);
                 crate::sanitize::note_host_write(dst as usize, n);
                 Ok(())
             }
@@ -90,8 +92,10 @@ impl Device for CpuDevice {
         if n == 0 {
             return Ok(());
         }
+        let t0 = std::time::Instant::now();
         match unsafe { abi::cuprite_guarded_memset(dst, value, n) } {
             0 => {
+                crate::profile::transfer("memset", n, t0);
                 crate::sanitize::note_host_write(dst as usize, n);
                 Ok(())
             }
@@ -111,8 +115,10 @@ impl Device for CpuDevice {
         let pool = workers::pool();
         let mut job = Job::new(entry, launch, shared, slots, pool.workers);
         job.check_id = crate::sanitize::launch_begin();
+        let profiled = crate::profile::launch_begin();
         let job = Arc::new(job);
         pool.run(job.clone());
+        crate::profile::launch_end(profiled, l, job.check_id);
         let checked = crate::sanitize::launch_end(job.check_id);
         match job.take_fault() {
             None => checked.map_or(Ok(()), Err),

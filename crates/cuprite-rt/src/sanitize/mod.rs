@@ -69,8 +69,9 @@ fn env_config() -> Option<Config> {
 pub fn config() -> Option<&'static Config> {
     static C: OnceLock<Option<Config>> = OnceLock::new();
     C.get_or_init(|| {
+        // A checked program run directly uses memcheck, unless it runs to be profiled.
         let c = env_config().or_else(|| {
-            CHECKED_MODULE.load(Ordering::Relaxed).then_some(Config { tool: Tool::Memcheck, leak_check: false, error_exitcode: None, print_limit: 100 })
+            (CHECKED_MODULE.load(Ordering::Relaxed) && !crate::profile::enabled()).then_some(Config { tool: Tool::Memcheck, leak_check: false, error_exitcode: None, print_limit: 100 })
         })?;
         start(&c);
         Some(c)
@@ -86,8 +87,25 @@ fn tool_is(t: Tool) -> bool {
     config().is_some_and(|c| c.tool == t)
 }
 
+extern "C" {
+    fn cuprite_san_set_fast_window(lo: usize, hi: usize);
+    fn cuprite_san_bump_epoch();
+    fn cuprite_san_want_values(on: i32);
+    fn cuprite_san_want_events(on: i32);
+}
+
+/// Checked code calls `__cuprite_san_value` (branches, warp masks) only when asked.
+pub fn want_values() {
+    unsafe { cuprite_san_want_values(1) };
+}
+
 /// The banner, and the summary at exit.
-fn start(_c: &Config) {
+fn start(c: &Config) {
+    if c.tool == Tool::Synccheck {
+        want_values();
+    }
+    // Barriers and exits matter to racecheck and synccheck only.
+    unsafe { cuprite_san_want_events(matches!(c.tool, Tool::Racecheck | Tool::Synccheck) as i32) };
     report::line("COMPUTE-SANITIZER");
     extern "C" fn at_exit() {
         finish();
@@ -162,7 +180,8 @@ fn launches() -> std::sync::MutexGuard<'static, HashMap<u64, LaunchState>> {
 /// Before a launch runs: its identity for the checks its blocks make (0: unchecked).
 pub fn launch_begin() -> u64 {
     if !active() {
-        return 0;
+        // The profiler puts the lanes of a warp together per launch.
+        return if crate::profile::counting() { LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1 } else { 0 };
     }
     let id = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
     if !CHECKED_MODULE.load(Ordering::Relaxed) {
@@ -174,7 +193,7 @@ pub fn launch_begin() -> u64 {
 
 /// After a launch: the reports made at its end, and the error it ends with.
 pub fn launch_end(id: u64) -> Option<i32> {
-    if id == 0 {
+    if id == 0 || !active() {
         return None;
     }
     let st = launches().remove(&id).unwrap_or_default();
@@ -201,6 +220,33 @@ thread_local! {
 pub fn enter_run(c: RunContext) {
     if c.launch != 0 {
         let _ = RUN.try_with(|r| *r.borrow_mut() = Some(c));
+    }
+}
+
+/// A worker has run its last block of launch `launch`: what it holds of the block's
+/// warps is settled (synccheck's masks, the profiler's counters).
+pub fn leave_run(launch: u64) {
+    if launch == 0 {
+        return;
+    }
+    if tool_is(Tool::Synccheck) {
+        synccheck::leave_run();
+    }
+    if crate::profile::counting() {
+        crate::profile::leave_run();
+    }
+}
+
+/// Whether device code built with checks (`cuprite_ir::instrument`) was loaded.
+pub fn module_checked() -> bool {
+    CHECKED_MODULE.load(Ordering::Relaxed)
+}
+
+/// Ends the running launch with `cudaErrorLaunchFailure` once it is over (a finding
+/// that stops the GPU's launch under compute-sanitizer).
+fn fail_launch(launch: u64) {
+    if let Some(l) = launches().get_mut(&launch) {
+        l.memcheck_errors += 1;
     }
 }
 
@@ -282,14 +328,19 @@ pub unsafe extern "C" fn __cuprite_san_access(
     bytes: u32,
     align: u32,
     kind: i32,
+    site_no: u32,
     symbol: *const c_char,
     file: *const c_char,
     line: u32,
     thread: Dim3,
     block: Dim3,
 ) -> *mut c_void {
-    let Some(cfg) = config() else { return ptr };
     let Some(run) = run_context() else { return ptr };
+    if crate::profile::counting() && kind != 2 {
+        let global = matches!(memcheck::classify(ptr as usize, bytes as usize, &run), memcheck::Space::Global { .. });
+        crate::profile::access(ptr as usize, bytes, kind == 1, global, &run, (symbol as usize, site_no), thread, block);
+    }
+    let Some(cfg) = config() else { return ptr };
     let kind = match kind {
         0 => Access::Read,
         1 => Access::Write,
@@ -309,6 +360,13 @@ pub unsafe extern "C" fn __cuprite_san_access(
                     l.memcheck_errors += 1;
                 }
                 return scratch(bytes as usize);
+            }
+            // Later accesses to this allocation take the inlined fast path
+            // (`__cuprite_san_check`), unless the profiler must see each one.
+            if let memcheck::Space::Global { base, size, kind: Some(_) } = space {
+                if !crate::profile::counting() {
+                    cuprite_san_set_fast_window(base, base + size);
+                }
             }
         }
         Tool::Initcheck => initcheck::access(addr, bytes as usize, kind, &space, &at),
@@ -333,6 +391,31 @@ pub unsafe extern "C" fn __cuprite_san_event(event: i32, symbol: *const c_char, 
         (Tool::Racecheck, 0) => racecheck::barrier(&at),
         (Tool::Synccheck, 0) => synccheck::barrier(&at),
         (Tool::Synccheck, 2) => synccheck::exit(&at),
+        _ => {}
+    }
+}
+
+/// # Safety
+/// As `__cuprite_san_access`.
+#[no_mangle]
+pub unsafe extern "C" fn __cuprite_san_value(
+    event: i32,
+    value: u32,
+    site_no: u32,
+    symbol: *const c_char,
+    file: *const c_char,
+    line: u32,
+    thread: Dim3,
+    block: Dim3,
+) {
+    let Some(run) = run_context() else { return };
+    let key = (symbol as usize, site_no);
+    match event {
+        0 if crate::profile::counting() => crate::profile::branch(value != 0, &run, key, thread, block),
+        1 if tool_is(Tool::Synccheck) => {
+            let at = Thread { thread, block, run, site: Site { symbol, file, line } };
+            synccheck::warp_mask(value, key, &at);
+        }
         _ => {}
     }
 }
@@ -388,6 +471,8 @@ pub fn note_alloc(base: usize, size: usize, device: bool) {
 }
 
 pub fn note_free(base: usize) {
+    // Every thread's fast-path window may name this allocation.
+    unsafe { cuprite_san_bump_epoch() };
     if tool_is(Tool::Initcheck) {
         initcheck::free(base);
     }

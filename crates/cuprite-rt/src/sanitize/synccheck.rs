@@ -105,3 +105,109 @@ pub fn exit(at: &Thread) {
         }
     });
 }
+
+// ---- warp collectives' member masks ------------------------------------------------------
+
+use crate::abi::Dim3;
+use crate::profile::lanes::{warp_lanes, InstanceKey, SiteKey, WarpInstances};
+
+/// The lanes of one warp at one collective: each lane's mask, and where they were
+/// (site, block, block shape, launch).
+#[derive(Default)]
+struct MaskInstance {
+    masks: Vec<(u32, u32)>,
+    place: Option<(Site, Dim3, Dim3, u64)>,
+}
+
+thread_local! {
+    static MASKS: RefCell<(u32, WarpInstances<MaskInstance>)> = RefCell::new((0, WarpInstances::default()));
+}
+
+/// A lane arrives at a warp collective whose member mask is `mask`. As compute-sanitizer
+/// (measured on an H100): lanes that meet at the collective while one of them is not in
+/// its own mask are each reported ("Invalid arguments") and the launch fails. Beyond
+/// it (it reports 0 for these): a mask naming lanes of the warp that exited or never
+/// come to this collective is reported once per warp instance, when its block ends.
+pub fn warp_mask(mask: u32, site: SiteKey, at: &Thread) {
+    let _ = MASKS.try_with(|m| {
+        let mut m = m.borrow_mut();
+        let threads = at.run.block_dim.count() as u32;
+        let previous = m.0;
+        for (k, lanes, g) in m.1.enter(at.block_key()) {
+            settle(k, lanes, g, previous);
+        }
+        m.0 = threads;
+        let (key, lanes, g) = m.1.arrive(site, at.linear());
+        g.masks.push((at.linear() % 32, mask));
+        if g.place.is_none() {
+            g.place = Some((at.site, at.block, at.run.block_dim, at.run.launch));
+        }
+        let named = g.masks.iter().fold(0u32, |a, &(_, m)| a | m) & warp_lanes(key.0, threads);
+        if lanes & named == named && lanes == warp_lanes(key.0, threads) {
+            if let Some(g) = m.1.take(key) {
+                settle(key, lanes, g, threads);
+            }
+        }
+    });
+}
+
+fn settle(key: InstanceKey, lanes: u32, g: MaskInstance, threads: u32) {
+    let Some((site, b, bd, launch)) = g.place else { return };
+    let thread = |lane: u32| {
+        let linear = key.0 * 32 + lane;
+        let (bx, by) = (bd.x.max(1), bd.y.max(1));
+        format!("by thread ({},{},{}) in block ({},{},{})", linear % bx, (linear / bx) % by, linear / (bx * by), b.x, b.y, b.z)
+    };
+    if g.masks.iter().any(|&(l, m)| m & (1 << l) == 0) {
+        for &(l, _) in &g.masks {
+            if super::count_error() {
+                line("Barrier error detected. Invalid arguments.");
+                line(&format!("    at {} in {}", site.function(), site.place()));
+                line(&format!("    {}", thread(l)));
+                line("");
+            }
+        }
+        super::fail_launch(launch);
+        return;
+    }
+    let named = g.masks.iter().fold(0u32, |a, &(_, m)| a | m) & warp_lanes(key.0, threads);
+    let missing = named & !lanes;
+    if missing != 0 && super::count_error() {
+        line(&format!(
+            "Barrier error detected. Warp collective's mask {named:#010x} names lanes that do not reach it (lanes {}: exited or elsewhere).",
+            lane_list(missing)
+        ));
+        line(&format!("    at {} in {}", site.function(), site.place()));
+        line(&format!("    {}", thread(g.masks[0].0)));
+        line("    (found by Cuprite; compute-sanitizer's synccheck does not check masks against the lanes that arrive)");
+        line("");
+    }
+}
+
+/// `0-15,17`: the lanes set in `m`, runs collapsed.
+fn lane_list(m: u32) -> String {
+    let mut parts = Vec::new();
+    let mut l = 0;
+    while l < 32 {
+        if m & (1 << l) != 0 {
+            let start = l;
+            while l + 1 < 32 && m & (1 << (l + 1)) != 0 {
+                l += 1;
+            }
+            parts.push(if start == l { format!("{start}") } else { format!("{start}-{l}") });
+        }
+        l += 1;
+    }
+    parts.join(",")
+}
+
+/// The worker's last block of a launch has run: masks of warps still open are settled.
+pub fn leave_run() {
+    let _ = MASKS.try_with(|m| {
+        let mut m = m.borrow_mut();
+        let threads = m.0;
+        for (k, lanes, g) in m.1.leave() {
+            settle(k, lanes, g, threads);
+        }
+    });
+}
