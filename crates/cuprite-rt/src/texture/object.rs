@@ -178,8 +178,27 @@ impl Memory {
     }
 }
 
+/// The start of every texture object, read by generated C without a call
+/// (`__cu_tex_fast` in crates/cuprite-cpu/src/prelude.h; keep the two in step): `kind`
+/// 1 when a fetch is a plain texel read there, nearest-point sampling of a 1D or 2D
+/// array or pitch-2D memory of one 4-byte channel read as elements, clamp addressing,
+/// one level; 0 otherwise (every other fetch, and a destroyed object, calls the runtime).
+#[repr(C)]
+pub struct FastPath {
+    pub kind: u32,
+    pub width: u32,
+    pub height: u32,
+    /// Normalized coordinates: scaled by width and height first.
+    pub normalized: u32,
+    pub row: u64,
+    pub base: *const u8,
+}
+
 /// What a `cudaTextureObject_t` points to.
+#[repr(C)]
 pub struct TexObj {
+    /// First: generated C reads it at the handle's address.
+    pub fast: FastPath,
     /// Cleared by `cudaDestroyTextureObject` (the object itself is kept, so a stale
     /// handle traps instead of reading freed memory).
     pub live: bool,
@@ -226,7 +245,34 @@ impl TexObj {
         if !tex.address_mode.contains(&filter::BORDER) {
             tex.border_color = [0.0; 4];
         }
-        Ok(TexObj { live: true, res: *res, tex, mem, mips })
+        let plain = !mem.linear
+            && mem.dims == 2
+            && mem.layers == 1
+            && mips.len() <= 1
+            && tex.filter_mode == 0
+            && tex.read_mode == 0
+            && f.channels == 1
+            && f.bits == 32
+            && tex.address_mode[0] == filter::CLAMP
+            && tex.address_mode[1] == filter::CLAMP
+            // Texel indices are clamped in float, exact below 2^24.
+            && mem.size[0] <= 1 << 24
+            && mem.size[1] <= 1 << 24;
+        let fast = FastPath {
+            kind: plain as u32,
+            width: mem.size[0] as u32,
+            height: mem.size[1] as u32,
+            normalized: (tex.normalized_coords != 0) as u32,
+            row: mem.row as u64,
+            base: mem.base,
+        };
+        Ok(TexObj { fast, live: true, res: *res, tex, mem, mips })
+    }
+
+    /// Destroys the object for device code: later fetches through it fail.
+    pub fn retire(&mut self) {
+        self.live = false;
+        self.fast.kind = 0;
     }
 
     fn float_result(&self) -> bool {
