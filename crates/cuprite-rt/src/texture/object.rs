@@ -491,17 +491,21 @@ impl TexObj {
             return write_f32(out, &self.texel_f32(taps.t[0])[..f.channels]);
         }
         let mut sum = [0f64; 4];
+        let nc = f.channels;
         for k in 0..taps.n {
             if taps.w[k] != 0 {
                 let v = self.texel_filter(taps.t[k]);
-                for ch in 0..4 {
+                for ch in 0..nc {
                     sum[ch] += taps.w[k] as f64 * v[ch];
                 }
             }
         }
         let normalized = self.tex.read_mode == 1;
-        let r = sum.map(|s| f.quantize_filtered(s / 256.0, normalized));
-        write_f32(out, &r[..f.channels]);
+        let mut r = [0f32; 4];
+        for ch in 0..nc {
+            r[ch] = f.quantize_filtered(sum[ch] / 256.0, normalized);
+        }
+        write_f32(out, &r[..nc]);
     }
 }
 
