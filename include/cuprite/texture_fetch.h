@@ -162,13 +162,49 @@ template <class T> __device__ T tex2D(texture<T, 2, 0> t, float x, float y) {
 template <class T> __device__ T tex3D(texture<T, 3, 0> t, float x, float y, float z) {
     return tex3D<T>(__CUPRITE_TEXREF(t), x, y, z);
 }
+/* Layered and cubemap references (`texture<T, cudaTextureType2DLayered>` and so on: the
+ * dim argument is the texture type) and the Lod forms, through the bound object. */
+template <class T> __device__ T tex1DLayered(texture<T, 0xF1, 0> t, float x, int layer) {
+    return tex1DLayered<T>(__CUPRITE_TEXREF(t), x, layer);
+}
+template <class T> __device__ T tex2DLayered(texture<T, 0xF2, 0> t, float x, float y, int layer) {
+    return tex2DLayered<T>(__CUPRITE_TEXREF(t), x, y, layer);
+}
+template <class T> __device__ T texCubemap(texture<T, 0x0C, 0> t, float x, float y, float z) {
+    return texCubemap<T>(__CUPRITE_TEXREF(t), x, y, z);
+}
+template <class T> __device__ T texCubemapLayered(texture<T, 0xFC, 0> t, float x, float y, float z, int layer) {
+    return texCubemapLayered<T>(__CUPRITE_TEXREF(t), x, y, z, layer);
+}
+template <class T> __device__ T tex1DLod(texture<T, 1, 0> t, float x, float level) {
+    return tex1DLod<T>(__CUPRITE_TEXREF(t), x, level);
+}
+template <class T> __device__ T tex2DLod(texture<T, 2, 0> t, float x, float y, float level) {
+    return tex2DLod<T>(__CUPRITE_TEXREF(t), x, y, level);
+}
+template <class T> __device__ T tex3DLod(texture<T, 3, 0> t, float x, float y, float z, float level) {
+    return tex3DLod<T>(__CUPRITE_TEXREF(t), x, y, z, level);
+}
+template <class T> __device__ T tex1DLayeredLod(texture<T, 0xF1, 0> t, float x, int layer, float level) {
+    return tex1DLayeredLod<T>(__CUPRITE_TEXREF(t), x, layer, level);
+}
+template <class T> __device__ T tex2DLayeredLod(texture<T, 0xF2, 0> t, float x, float y, int layer, float level) {
+    return tex2DLayeredLod<T>(__CUPRITE_TEXREF(t), x, y, layer, level);
+}
+template <class T> __device__ T texCubemapLod(texture<T, 0x0C, 0> t, float x, float y, float z, float level) {
+    return texCubemapLod<T>(__CUPRITE_TEXREF(t), x, y, z, level);
+}
 /* cudaReadModeNormalizedFloat: the result is float, float1, float2 or float4, one
  * overload set per integer texel type. */
 #define __CUPRITE_TEXREF_NF(T, R) \
     static __device__ R tex1Dfetch(texture<T, 1, 1> t, int x) { return tex1Dfetch<R>(__CUPRITE_TEXREF(t), x); } \
     static __device__ R tex1D(texture<T, 1, 1> t, float x) { return tex1D<R>(__CUPRITE_TEXREF(t), x); } \
     static __device__ R tex2D(texture<T, 2, 1> t, float x, float y) { return tex2D<R>(__CUPRITE_TEXREF(t), x, y); } \
-    static __device__ R tex3D(texture<T, 3, 1> t, float x, float y, float z) { return tex3D<R>(__CUPRITE_TEXREF(t), x, y, z); }
+    static __device__ R tex3D(texture<T, 3, 1> t, float x, float y, float z) { return tex3D<R>(__CUPRITE_TEXREF(t), x, y, z); } \
+    static __device__ R tex1DLayered(texture<T, 0xF1, 1> t, float x, int l) { return tex1DLayered<R>(__CUPRITE_TEXREF(t), x, l); } \
+    static __device__ R tex2DLayered(texture<T, 0xF2, 1> t, float x, float y, int l) { return tex2DLayered<R>(__CUPRITE_TEXREF(t), x, y, l); } \
+    static __device__ R texCubemap(texture<T, 0x0C, 1> t, float x, float y, float z) { return texCubemap<R>(__CUPRITE_TEXREF(t), x, y, z); } \
+    static __device__ R texCubemapLayered(texture<T, 0xFC, 1> t, float x, float y, float z, int l) { return texCubemapLayered<R>(__CUPRITE_TEXREF(t), x, y, z, l); }
 __CUPRITE_TEXREF_NF(char, float)
 __CUPRITE_TEXREF_NF(signed char, float)
 __CUPRITE_TEXREF_NF(unsigned char, float)

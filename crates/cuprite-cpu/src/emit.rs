@@ -645,7 +645,9 @@ impl<'m> ModCx<'m> {
     // ---- kernels ------------------------------------------------------------------------
 
     fn emit_kernel(&mut self, kid: FuncId, orig: &'m Function, items: &mut Vec<Item>) -> KernelDesc {
-        let mut f = inline::inline_barrier_calls(self.m, orig, &self.bset);
+        let mut inlined = self.bset.clone();
+        inlined.extend(texture_wrappers(self.m));
+        let mut f = inline::inline_barrier_calls(self.m, orig, &inlined);
         if !self.opts.line_directives {
             // One local per independent value, so that fission can keep fewer in slots.
             crate::webs::split_local_webs(&mut f);
@@ -759,7 +761,7 @@ impl<'m> ModCx<'m> {
         // `blockIdx * blockDim + threadIdx` provably does not wrap in 32 bits (blockDim
         // is at most 1024, checked on entry), so the C compiler's range analysis can see
         // affine accesses and vectorise; other blocks run the general copy.
-        let versioned = !multi && !self.opts.line_directives && !region_is_slow(&f, &regions.regions[0]);
+        let versioned = !multi && !self.opts.line_directives && !region_is_slow(self.m, &f, &regions.regions[0]);
         let versions: &[&str] = if versioned { &["", "g_"] } else { &[""] };
         let outer = std::mem::take(&mut blk);
         let mut version_bodies = Vec::new();
@@ -801,7 +803,7 @@ impl<'m> ModCx<'m> {
             // stops the C compiler from vectorising the thread loop: do it in regions that
             // are not vectorisable anyway (calls, runtime services) and under -G. Elsewhere
             // the thread is unknown (UINT32_MAX) and the runtime names only the block.
-            let slow = self.opts.line_directives || region_is_slow(&f, reg);
+            let slow = self.opts.line_directives || region_is_slow(self.m, &f, reg);
             if slow {
                 tb.push(run().arrow("fault_thread_linear").assign(id("__t")).stmt());
             } else {
@@ -1216,12 +1218,53 @@ fn reverse_postorder_rank(f: &Function) -> Vec<u32> {
     rank
 }
 
-fn region_is_slow(f: &Function, reg: &simt::Region) -> bool {
-    reg.blocks.iter().flat_map(|b| &f.block(*b).insts).any(|i| match &i.kind {
-        InstKind::Call { .. } | InstKind::CallIndirect { .. } => true,
+/// Device functions a kernel inlines besides those with barriers: the texture-fetch
+/// templates of include/cuprite/texture_fetch.h (one block around a `__cuprite_tex_fetch`
+/// builtin, no calls). Inlined, the fetch is a builtin of the thread loop, which then
+/// stays vectorisable (the prelude gives 4-byte fetches a SIMD clone, `__cu_tex_fetch4`).
+fn texture_wrappers(m: &Module) -> HashSet<FuncId> {
+    let tex = |i: &Inst| {
+        matches!(&i.kind, InstKind::CallBuiltin { builtin: Builtin::Math(b), .. }
+            if matches!(b, MathFn::CupriteTexFetch | MathFn::CupriteTexFetchInt))
+    };
+    let plain = |i: &Inst| match &i.kind {
+        InstKind::Call { .. } | InstKind::CallIndirect { .. } => false,
+        InstKind::CallBuiltin { builtin, .. } => matches!(builtin, Builtin::Math(_)),
+        _ => true,
+    };
+    (0..m.functions.len())
+        .map(|i| FuncId(i as u32))
+        .filter(|id| {
+            let f = m.function(*id);
+            f.kind == FunctionKind::Device
+                && f.blocks.len() == 1
+                && f.blocks[0].insts.iter().any(tex)
+                && f.blocks[0].insts.iter().all(plain)
+        })
+        .collect()
+}
+
+fn region_is_slow(m: &Module, f: &Function, reg: &simt::Region) -> bool {
+    reg.blocks.iter().flat_map(|b| &f.block(*b).insts).any(|i| inst_is_slow(m, i, 0))
+}
+
+/// Whether an instruction keeps its thread loop from vectorising. A call to a device
+/// function counts only if that function (or one it calls, 4 deep) does something slow,
+/// or synchronises: the C compiler inlines small leaf functions such as the
+/// `tex2D<float>` template and vectorises through them (texture fetches reach a prelude
+/// function with a SIMD clone, `__cu_tex_fetch4`).
+fn inst_is_slow(m: &Module, i: &cuprite_ir::Inst, depth: u32) -> bool {
+    match &i.kind {
+        InstKind::Call { func, .. } => {
+            let g = m.function(*func);
+            depth >= 4
+                || g.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. } | Terminator::Warp { .. }))
+                || g.blocks.iter().flat_map(|b| &b.insts).any(|i| inst_is_slow(m, i, depth + 1))
+        }
+        InstKind::CallIndirect { .. } => true,
         InstKind::CallBuiltin { builtin, .. } => !matches!(builtin, Builtin::Math(_)),
         _ => false,
-    })
+    }
 }
 
 /// The block's coordinates from its linear index `__blk`, recorded for fault messages.

@@ -106,7 +106,37 @@ int __cuprite_tex_fetch(uint64_t obj, int dims, float x, float y, float z, int l
 int __cuprite_tex_fetch_int(uint64_t obj, int x, void *out, unsigned size, const char **msg);
 int __cuprite_surf_access(uint64_t obj, int dims, int x, int y, int z, void *data, unsigned size, int mode,
                           int write, const char **msg);
+/* The start of a texture object (`FastPath` in crates/cuprite-rt/src/texture/object.rs;
+ * keep the two in step): kind 1 when a fetch is a plain read of one 4-byte texel
+ * (nearest-point, clamp, one level, 1D/2D array or pitch-2D memory, read as elements). */
+struct __cu_tex_fast { uint32_t kind, width, height, normalized; uint64_t row; const char *base; };
+/* A 4-byte tex1D/tex2D fetch: read in line for plain objects, through the runtime
+ * otherwise. Not inlined, but with a SIMD clone (`declare simd`), so that a thread loop
+ * calling it still vectorises (GCC calls the clone once per vector of threads). */
+#pragma omp declare simd uniform(o, d) notinbranch
+__attribute__((noinline, unused)) static uint32_t __cu_tex_fetch4(uint64_t o, int d, float x, float y) {
+    const struct __cu_tex_fast *f = (const struct __cu_tex_fast *)(uintptr_t)o;
+    uint32_t v;
+    if (__builtin_expect(o > 1 && f->kind == 1, 1)) {
+        float fx = f->normalized ? x * (float)f->width : x;
+        float fy = f->normalized ? y * (float)f->height : y;
+        /* floor, then clamp to the array (NaN reads texel 0, as the runtime does). */
+        float ix = fminf(fmaxf(floorf(fx), 0.0f), (float)(f->width - 1u));
+        float iy = fminf(fmaxf(floorf(fy), 0.0f), (float)(f->height - 1u));
+        memcpy(&v, f->base + (uint64_t)iy * f->row + (uint64_t)ix * 4u, 4);
+        return v;
+    }
+    const char *m = 0;
+    int e = __cuprite_tex_fetch(o, d, x, y, 0.0f, 0, &v, 4, &m);
+    if (__builtin_expect(e != 0, 0)) __cuprite_kernel_error(e, m);
+    return v;
+}
 __CU_INLINE void __cu_cuprite_tex_fetch(uint64_t o, int d, float x, float y, float z, int l, void *r, unsigned n) {
+    if (n == 4 && (d == 1 || d == 2)) {
+        uint32_t v = __cu_tex_fetch4(o, d, x, y);
+        memcpy(r, &v, 4);
+        return;
+    }
     const char *m = 0;
     int e = __cuprite_tex_fetch(o, d, x, y, z, l, r, n, &m);
     if (__builtin_expect(e != 0, 0)) __cuprite_kernel_error(e, m);

@@ -55,7 +55,7 @@ pub(crate) fn create_texture(res: &ResourceDesc, tex: &TextureDesc) -> Result<u6
 /// Retires an object made by [`create_texture`] (a rebound or unbound reference's).
 pub(crate) fn retire_texture(h: u64) {
     if let Ok(t) = texture(h) {
-        t.live = false;
+        t.retire();
     }
 }
 
@@ -77,7 +77,7 @@ pub extern "C" fn cudaDestroyTextureObject(h: u64) -> CudaError {
             return Ok(());
         }
         crate::stream::wait_all_streams();
-        texture(h)?.live = false;
+        texture(h)?.retire();
         Ok(())
     })
 }

@@ -85,6 +85,51 @@ pub fn bilinear_weights(a: f32, b: f32) -> [f32; 4] {
     [256 - a - b + w11, a - w11, b - w11, w11].map(|w| w as f32 / 256.0)
 }
 
+/// `n / 256` rounded to nearest, ties up.
+fn div256_half_up(n: i32) -> i32 {
+    (n + 128) >> 8
+}
+
+/// `n / 256` rounded to nearest, ties to even.
+fn div256_half_even(n: i32) -> i32 {
+    let (q, r) = (n >> 8, n & 255);
+    q + i32::from(r > 128 || (r == 128 && q & 1 == 1))
+}
+
+/// The bilinear weights (1/256 units, order as [`bilinear_weights`]) of one level of a
+/// trilinear blend whose share is `share`/256: split along x first (ties up), then each
+/// half along y (ties to even). Measured on an H100: mipmap blending between two levels
+/// equals this for every probed coordinate and level weight.
+pub fn slice_weights(a: f32, b: f32, share: i32) -> [i32; 4] {
+    let (a, b) = ((a * 256.0) as i32, (b * 256.0) as i32);
+    let x1 = div256_half_up(a * share);
+    let x0 = share - x1;
+    let (y0, y1) = (div256_half_even(b * x0), div256_half_even(b * x1));
+    [x0 - y0, x1 - y1, y0, y1]
+}
+
+/// The 8 weights (1/256 units, x fastest) of trilinear filtering at fractions (a, b, g):
+/// the two z slices take 256 - g and g, each split as [`slice_weights`]. Close to the
+/// H100's (equal for most coordinates; some ties round the other way there).
+pub fn trilinear_weights(a: f32, b: f32, g: f32) -> [i32; 8] {
+    let g = (g * 256.0) as i32;
+    let (lo, hi) = (slice_weights(a, b, 256 - g), slice_weights(a, b, g));
+    [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+}
+
+/// Weights (1/256 units) scaled to a share of `share`/256, each rounded (ties up) and the
+/// rounding error given to the largest, so they sum to `share`.
+pub fn scale_weights(w: &mut [i32], share: i32) {
+    let mut sum = 0;
+    for x in w.iter_mut() {
+        *x = div256_half_up(*x * share);
+        sum += *x;
+    }
+    if let Some(big) = w.iter_mut().max_by_key(|x| **x) {
+        *big += share - sum;
+    }
+}
+
 /// Linear interpolation with a quantized weight, in the order the appendix writes it.
 pub fn lerp(a: f32, b: f32, w: f32) -> f32 {
     (1.0 - w) * a + w * b
@@ -115,6 +160,21 @@ mod tests {
         assert_eq!(w, [103.0 / 256.0, 25.0 / 256.0, 102.0 / 256.0, 26.0 / 256.0]);
         let v = (w[0] + w[1] + w[2]) * 100.0 + w[3] * 1.0;
         assert_eq!(v, 89.945_31);
+    }
+
+    #[test]
+    fn slice_and_trilinear_weights_match_h100_probes() {
+        // Mipmap blend (tests/pending-capture/h100-s7/mip_probe): 4x1 level 0 at
+        // x = 0.21875 (a = 96/256) with level weight 76: t0 112, t1 68 (ties split).
+        assert_eq!(slice_weights(96.0 / 256.0, 0.0, 180), [112, 68, 0, 0]);
+        assert_eq!(slice_weights(0.0, 0.0, 76), [76, 0, 0, 0]);
+        // 3D texture (tex_filter_exact's one-hot texels): (a, b, g) = (64, 77, 156)/256.
+        let w = trilinear_weights(64.0 / 256.0, 77.0 / 256.0, 156.0 / 256.0);
+        assert_eq!(w, [52, 17, 23, 8, 82, 27, 35, 12]);
+        assert_eq!(w.iter().sum::<i32>(), 256);
+        let mut v = [100, 100, 56];
+        scale_weights(&mut v, 51);
+        assert_eq!(v.iter().sum::<i32>(), 51);
     }
 
     #[test]
