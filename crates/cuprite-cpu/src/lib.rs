@@ -32,6 +32,7 @@ pub mod cast;
 mod emit;
 mod fission;
 mod inline;
+mod lane_disjoint;
 mod lockstep;
 mod simt;
 mod stride_loop;
