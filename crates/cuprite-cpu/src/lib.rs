@@ -36,6 +36,7 @@ mod lane_disjoint;
 mod lockstep;
 mod simt;
 mod stride_loop;
+mod thread_range;
 mod webs;
 mod uniformity;
 #[cfg(test)]
