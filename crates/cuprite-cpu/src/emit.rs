@@ -649,6 +649,8 @@ impl<'m> ModCx<'m> {
         if !self.opts.line_directives {
             // One local per independent value, so that fission can keep fewer in slots.
             crate::webs::split_local_webs(&mut f);
+            // Grid-stride loops read their index as `i0 + k * step` (affine in the thread).
+            crate::stride_affine::rewrite_stride_inductions(&mut f);
         }
         let regions = simt::analyse(&f);
         let multi = regions.regions.len() > 1;

@@ -35,6 +35,7 @@ mod inline;
 mod lane_disjoint;
 mod lockstep;
 mod simt;
+mod stride_affine;
 mod stride_loop;
 mod thread_range;
 mod webs;
