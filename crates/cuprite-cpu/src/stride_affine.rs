@@ -10,7 +10,8 @@
 //! loop guard `k` is block-uniform (scalar C), and `in[i0 + k·step]` is a contiguous load
 //! in the thread loop. Elsewhere each thread counts its own iterations: the same values.
 //!
-//! Applies when the loop has the loop-guard shape, `i` is stored once outside the loop and
+//! Applies when the loop has the loop-guard shape, `i` starts from a value that may
+//! differ between threads (uniform loops need no help), is stored once outside the loop and
 //! once inside (on every path round it, not in an inner cycle), is not read after the
 //! loop, and the step is computed from constants, block coordinates/dimensions and
 //! parameters that are never assigned (recomputed where `i` is read).
@@ -87,6 +88,13 @@ fn analyse_local(f: &Function, i: LocalId, h: BlockId, blocks: &[BlockId], dom: 
         }
     }
     let ([(sb, si, sv)], [init_store]) = (inside.as_slice(), outside.as_slice()) else { return None };
+    // A loop whose start is the same for every thread is uniform already: left alone.
+    let (ib, ii) = *init_store;
+    if let InstKind::StoreLocal(_, v) = f.block(ib).insts[ii].kind {
+        if pure_tree(f, ib, v).is_some() {
+            return None;
+        }
+    }
     // Stepped on every way round, once.
     let latches: Vec<BlockId> = blocks.iter().copied().filter(|b| f.block(*b).term.successors().contains(&h)).collect();
     if latches.is_empty() || !latches.iter().all(|l| dom.dominates(*sb, *l)) || on_inner_cycle(f, *sb, h, blocks) {
