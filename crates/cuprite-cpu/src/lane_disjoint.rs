@@ -193,19 +193,7 @@ impl<'a> LaneDisjoint<'a> {
         if s == 0 || !qp.divisible_by(s) || !d.divisible_by(s) {
             return Some(false);
         }
-        let (qe, de) = (qp.div_exact(s), d.div_exact(s));
-        if de.0.is_empty() {
-            return Some(true); // each lane its own element
-        }
-        // d = (num / den)·q for one rational, with den a power of two above 1.
-        let (m0, qc) = qe.0.iter().next()?;
-        let dc = *de.0.get(m0)?;
-        if de.scale(*qc)? != qe.scale(dc)? {
-            return Some(false);
-        }
-        let g = gcd(dc.abs(), qc.abs());
-        let den = (qc / g).abs();
-        Some(den > 1 && den & (den - 1) == 0)
+        lanes_apart(&qp.div_exact(s), &d.div_exact(s))
     }
 
     /// `v` as a polynomial. `home` is the block whose straight-line code the reads of
@@ -282,6 +270,22 @@ impl<'a> LaneDisjoint<'a> {
     }
 }
 
+/// Whether `Q·(t' − t) = D` has no solution with `t' ≠ t` (in elements): `D = 0`, or
+/// `D = r·Q` with `r` a fraction whose reduced denominator is a power of two above 1.
+fn lanes_apart(q: &Poly, d: &Poly) -> Option<bool> {
+    if d.0.is_empty() {
+        return Some(true); // each lane its own element
+    }
+    let (m0, qc) = q.0.iter().next()?;
+    let Some(dc) = d.0.get(m0).copied() else { return Some(false) };
+    if d.scale(*qc)? != q.scale(dc)? {
+        return Some(false);
+    }
+    let g = gcd(dc.abs(), qc.abs());
+    let den = (qc / g).abs();
+    Some(den > 1 && den & (den - 1) == 0)
+}
+
 fn const_of(p: &Poly) -> Option<i128> {
     match p.0.len() {
         0 => Some(0),
@@ -295,5 +299,45 @@ fn gcd(a: i128, b: i128) -> i128 {
         a
     } else {
         gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u() -> Poly {
+        Poly::atom(Atom::Local(LocalId(0)))
+    }
+
+    #[test]
+    fn scan_tree_offsets_are_apart() {
+        // a = u(2t+1) - 1, b = u(2t+2) - 1: Q = 2u, D = u.
+        assert_eq!(lanes_apart(&u().scale(2).unwrap(), &u()), Some(true));
+        // A quarter of the stride apart: still never the same element.
+        assert_eq!(lanes_apart(&u().scale(4).unwrap(), &u()), Some(true));
+        // The same element of each lane.
+        assert_eq!(lanes_apart(&u().scale(2).unwrap(), &Poly::default()), Some(true));
+    }
+
+    #[test]
+    fn neighbours_and_odd_fractions_may_meet() {
+        // buf[2t] against buf[2t + 2]: lane t + 1 meets lane t.
+        assert_eq!(lanes_apart(&Poly::constant(2), &Poly::constant(2)), Some(false));
+        // A third of the stride: meets modulo 2^32 for some u.
+        assert_eq!(lanes_apart(&u().scale(3).unwrap(), &u()), Some(false));
+        // Not a multiple of Q at all.
+        let d = u().add(&Poly::constant(1), 1).unwrap();
+        assert_eq!(lanes_apart(&u().scale(2).unwrap(), &d), Some(false));
+    }
+
+    #[test]
+    fn split_lane_needs_linear_thread_index() {
+        let t = Poly::atom(Atom::Lane);
+        let p = t.mul(&u()).unwrap().scale(2).unwrap().add(&u(), 1).unwrap(); // 2ut + u
+        let (q, rest) = p.split_lane().unwrap();
+        assert_eq!(q, u().scale(2).unwrap());
+        assert_eq!(rest, u());
+        assert!(t.mul(&t).unwrap().split_lane().is_none());
     }
 }
