@@ -94,6 +94,8 @@ struct Access {
     ptr: ValueId,
     /// Bytes accessed.
     bytes: u64,
+    /// `extern __shared__`: every such variable starts at the same address.
+    dynamic: bool,
 }
 
 fn shared_accesses(m: &Module, f: &Function, defs: &Defs, blocks: &[BlockId]) -> Vec<Access> {
@@ -109,7 +111,7 @@ fn shared_accesses(m: &Module, f: &Function, defs: &Defs, blocks: &[BlockId]) ->
             if let Origin::Global(g) = defs.origin(ptr) {
                 if m.global(g).space == AddressSpace::Shared {
                     let bytes = ty.map_or(0, |t| m.layout(&t).0);
-                    out.push(Access { block: bi, inst: ii, store, global: g, addr: defs.term(ptr, 0), ptr, bytes });
+                    out.push(Access { block: bi, inst: ii, store, global: g, addr: defs.term(ptr, 0), ptr, bytes, dynamic: m.global(g).dynamic_shared });
                 }
             }
         }
@@ -162,7 +164,8 @@ fn conflicting_pairs(order: &RegionOrder, accesses: &[Access], disjoint: Option<
     let mut out = Vec::new();
     for (pi, p) in accesses.iter().enumerate() {
         for (qi, q) in accesses.iter().enumerate() {
-            if p.global != q.global || !(p.store || q.store) || !order.follows(p, q) {
+            let same_memory = p.global == q.global || (p.dynamic && q.dynamic);
+            if !same_memory || !(p.store || q.store) || !order.follows(p, q) {
                 continue;
             }
             if p.addr.is_known() && p.addr == q.addr {
