@@ -651,6 +651,8 @@ impl<'m> ModCx<'m> {
         if !self.opts.line_directives {
             // One local per independent value, so that fission can keep fewer in slots.
             crate::webs::split_local_webs(&mut f);
+            // Grid-stride loops read their index as `i0 + k * step` (affine in the thread).
+            crate::stride_affine::rewrite_stride_inductions(&mut f);
         }
         let regions = simt::analyse(&f);
         let multi = regions.regions.len() > 1;
@@ -1728,7 +1730,41 @@ impl<'a, 'm> FnCx<'a, 'm> {
                 };
                 self.wide_index(*a, depth - 1).bin(o, self.wide_index(*b, depth - 1))
             }
+            // `(int)(blockIdx.x * blockDim.x + threadIdx.x)`: in the fissioned copy for
+            // blocks below 2^21 the unsigned sum is below 2^31, so it is the same number
+            // in 64 bits, where the C compiler sees it affine in the thread index.
+            Some(InstKind::Cast(a)) if *self.vty(*a) == Type::U32 && self.ver.is_empty() => {
+                self.wide_thread_index(*a, defs, 0).unwrap_or_else(leaf)
+            }
             _ => leaf(),
+        }
+    }
+
+    /// `v` in 64 bits when it is a thread or block coordinate or dimension, a block index
+    /// times its dimension (or a constant up to 1024), or that plus a thread index: below
+    /// 2^31 where block indices are below 2^21 (the fast copy of a fissioned kernel).
+    fn wide_thread_index(&self, v: ValueId, defs: &HashMap<ValueId, InstKind>, level: u8) -> Option<Expr> {
+        let special = |v: ValueId, want: fn(&SpecialReg) -> bool| matches!(defs.get(&v), Some(InstKind::Special(s)) if want(s));
+        let is_tid = |s: &SpecialReg| matches!(s, SpecialReg::ThreadIdx(_));
+        let is_bid = |s: &SpecialReg| matches!(s, SpecialReg::BlockIdx(_));
+        let is_dim = |s: &SpecialReg| matches!(s, SpecialReg::BlockDim(_));
+        let small = |v: ValueId| matches!(defs.get(&v), Some(InstKind::Const(Const::Int(c, _))) if (0..=1024).contains(c));
+        let wide = |v: ValueId| self.v(v).cast(CType::named("int64_t"));
+        match defs.get(&v)? {
+            InstKind::Special(s) if is_tid(s) || is_bid(s) || is_dim(s) => Some(wide(v)),
+            InstKind::Binary(BinaryOp::Mul, a, b) if level == 0 || level == 1 => {
+                let (blk, dim) = if special(*a, is_bid) { (*a, *b) } else { (*b, *a) };
+                (special(blk, is_bid) && (special(dim, is_dim) || small(dim))).then(|| wide(blk).bin("*", wide(dim)))
+            }
+            InstKind::Binary(BinaryOp::Add, a, b) if level == 0 => {
+                let (t, rest) = if special(*a, is_tid) { (*a, *b) } else { (*b, *a) };
+                if !special(t, is_tid) {
+                    return None;
+                }
+                let r = self.wide_thread_index(rest, defs, 1)?;
+                matches!(defs.get(&rest), Some(InstKind::Binary(BinaryOp::Mul, ..))).then(|| r.bin("+", wide(t)))
+            }
+            _ => None,
         }
     }
 

@@ -32,9 +32,12 @@ pub mod cast;
 mod emit;
 mod fission;
 mod inline;
+mod lane_disjoint;
 mod lockstep;
 mod simt;
+mod stride_affine;
 mod stride_loop;
+mod thread_range;
 mod webs;
 mod uniformity;
 #[cfg(test)]

@@ -25,6 +25,7 @@
 //! Functions that receive steps become barrier functions (they end blocks in warp
 //! operations) and are inlined into their kernels like any other.
 
+use crate::lane_disjoint::LaneDisjoint;
 use crate::simt;
 use cuprite_ir::*;
 use std::collections::{HashMap, HashSet};
@@ -66,10 +67,15 @@ fn step_points(m: &Module, f: &Function) -> Vec<(usize, usize)> {
             }
         }
     }
+    let disjoint = LaneDisjoint::new(m, f);
     for region in &simt::analyse(f).regions {
         let accesses = shared_accesses(m, f, &defs, &region.blocks);
-        if communicates(f, &region.blocks, &accesses) {
-            points.extend(accesses.iter().map(|a| (a.block, a.inst)));
+        let order = RegionOrder::new(f, &region.blocks);
+        let pairs = conflicting_pairs(&order, &accesses, disjoint.as_ref());
+        // Only where a lane may read what another lane wrote does the order matter to
+        // anyone; then every later access of a conflicting pair waits for all lanes.
+        if pairs.iter().any(|(p, q)| accesses[*p].store && !accesses[*q].store) {
+            points.extend(pairs.iter().map(|(_, q)| (accesses[*q].block, accesses[*q].inst)));
         }
     }
     let mut v: Vec<(usize, usize)> = points.into_iter().collect();
@@ -85,6 +91,11 @@ struct Access {
     /// The shared variable the address points into.
     global: GlobalId,
     addr: AddrTerm,
+    ptr: ValueId,
+    /// Bytes accessed.
+    bytes: u64,
+    /// `extern __shared__`: every such variable starts at the same address.
+    dynamic: bool,
 }
 
 fn shared_accesses(m: &Module, f: &Function, defs: &Defs, blocks: &[BlockId]) -> Vec<Access> {
@@ -92,14 +103,15 @@ fn shared_accesses(m: &Module, f: &Function, defs: &Defs, blocks: &[BlockId]) ->
     for b in blocks {
         let bi = b.index();
         for (ii, inst) in f.blocks[bi].insts.iter().enumerate() {
-            let (ptr, store) = match &inst.kind {
-                InstKind::Load { ptr, volatile: false } => (*ptr, false),
-                InstKind::Store { ptr, volatile: false, .. } => (*ptr, true),
+            let (ptr, store, ty) = match &inst.kind {
+                InstKind::Load { ptr, volatile: false } => (*ptr, false, inst.result.map(|r| f.value_type(r).clone())),
+                InstKind::Store { ptr, value, volatile: false } => (*ptr, true, Some(f.value_type(*value).clone())),
                 _ => continue,
             };
             if let Origin::Global(g) = defs.origin(ptr) {
                 if m.global(g).space == AddressSpace::Shared {
-                    out.push(Access { block: bi, inst: ii, store, global: g, addr: defs.term(ptr, 0) });
+                    let bytes = ty.map_or(0, |t| m.layout(&t).0);
+                    out.push(Access { block: bi, inst: ii, store, global: g, addr: defs.term(ptr, 0), ptr, bytes, dynamic: m.global(g).dynamic_shared });
                 }
             }
         }
@@ -107,39 +119,66 @@ fn shared_accesses(m: &Module, f: &Function, defs: &Defs, blocks: &[BlockId]) ->
     out
 }
 
-/// Whether a lane may read what another lane wrote in the region: a store to a shared
-/// variable followed, within the region (without crossing a cut), by a load from the same
-/// variable at an address that is not provably the same element.
-fn communicates(f: &Function, blocks: &[BlockId], accesses: &[Access]) -> bool {
-    let in_region: HashSet<usize> = blocks.iter().map(|b| b.index()).collect();
-    // Region blocks reachable from each block's end, staying inside the region.
-    let reach_after = |from: usize| -> HashSet<usize> {
-        let mut seen = HashSet::new();
-        let term = &f.blocks[from].term;
-        if simt::is_cut(term) {
-            return seen;
-        }
-        let mut work: Vec<usize> = term.successors().iter().map(|b| b.index()).collect();
-        while let Some(b) = work.pop() {
-            if !in_region.contains(&b) || !seen.insert(b) {
+/// Which region blocks follow each block without crossing a cut.
+struct RegionOrder {
+    after: HashMap<usize, HashSet<usize>>,
+}
+
+impl RegionOrder {
+    fn new(f: &Function, blocks: &[BlockId]) -> Self {
+        let in_region: HashSet<usize> = blocks.iter().map(|b| b.index()).collect();
+        let reach_after = |from: usize| -> HashSet<usize> {
+            let mut seen = HashSet::new();
+            let term = &f.blocks[from].term;
+            if simt::is_cut(term) {
+                return seen;
+            }
+            let mut work: Vec<usize> = term.successors().iter().map(|b| b.index()).collect();
+            while let Some(b) = work.pop() {
+                if !in_region.contains(&b) || !seen.insert(b) {
+                    continue;
+                }
+                if !simt::is_cut(&f.blocks[b].term) {
+                    work.extend(f.blocks[b].term.successors().iter().map(|s| s.index()));
+                }
+            }
+            seen
+        };
+        RegionOrder { after: in_region.iter().map(|b| (*b, reach_after(*b))).collect() }
+    }
+    /// Whether some lane may do access `q` after access `p` within the region.
+    fn follows(&self, p: &Access, q: &Access) -> bool {
+        (p.block == q.block && q.inst > p.inst) || self.after.get(&p.block).is_some_and(|s| s.contains(&q.block))
+    }
+    /// Whether a block can run again before its region's next cut.
+    fn on_cycle(&self, b: usize) -> bool {
+        self.after.get(&b).is_some_and(|s| s.contains(&b))
+    }
+}
+
+/// The pairs `(p, q)` (indices into `accesses`) of the region where `q` may follow `p`,
+/// both touch the same shared variable, one of them writes, and two different lanes may
+/// touch the same element: not equal addresses (the thread's own element), nor, in one
+/// straight-line stretch, addresses that `LaneDisjoint` proves apart.
+fn conflicting_pairs(order: &RegionOrder, accesses: &[Access], disjoint: Option<&LaneDisjoint>) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (pi, p) in accesses.iter().enumerate() {
+        for (qi, q) in accesses.iter().enumerate() {
+            let same_memory = p.global == q.global || (p.dynamic && q.dynamic);
+            if !same_memory || !(p.store || q.store) || !order.follows(p, q) {
                 continue;
             }
-            if !simt::is_cut(&f.blocks[b].term) {
-                work.extend(f.blocks[b].term.successors().iter().map(|s| s.index()));
+            if p.addr.is_known() && p.addr == q.addr {
+                continue;
             }
-        }
-        seen
-    };
-    for a in accesses.iter().filter(|a| a.store) {
-        let later = reach_after(a.block);
-        for b in accesses.iter().filter(|b| !b.store && b.global == a.global) {
-            let follows = (b.block == a.block && b.inst > a.inst) || later.contains(&b.block);
-            if follows && !(a.addr.is_known() && a.addr == b.addr) {
-                return true;
+            let straight = p.block == q.block && q.inst > p.inst && !order.on_cycle(p.block);
+            if straight && p.bytes == q.bytes && disjoint.is_some_and(|d| d.proves(p.block, p.ptr, q.ptr, p.bytes)) {
+                continue;
             }
+            out.push((pi, qi));
         }
     }
-    false
+    out
 }
 
 /// Where a pointer value comes from, as far as one block shows.

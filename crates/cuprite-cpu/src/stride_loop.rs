@@ -67,11 +67,27 @@ fn induction(f: &Function, h: BlockId, cond: ValueId, blocks: &[BlockId]) -> Opt
     if !op.is_comparison() {
         return None;
     }
-    let (i, bound) = match (loaded_local(f, h, a), loaded_local(f, h, b)) {
-        (Some(i), _) => (i, b),
-        (None, Some(i)) => (i, a),
-        _ => return None,
+    let direct = match (loaded_local(f, h, a), loaded_local(f, h, b)) {
+        (Some(i), _) if stepped_by(f, i, blocks).is_some() => Some((i, b)),
+        (_, Some(i)) if stepped_by(f, i, blocks).is_some() => Some((i, a)),
+        _ => None,
     };
+    // `i0 + k * step < n` after `stride_affine.rs`: the counter `k` steps.
+    let (i, bound) = direct.or_else(|| {
+        let (ra, rb) = (locals_read(f, h, a, 0), locals_read(f, h, b, 0));
+        let counter = |ls: &[LocalId]| ls.iter().copied().find(|l| stepped_by(f, *l, blocks).is_some());
+        match (counter(&ra), counter(&rb)) {
+            (Some(k), None) if !rb.contains(&k) => Some((k, b)),
+            (None, Some(k)) if !ra.contains(&k) => Some((k, a)),
+            _ => None,
+        }
+    })?;
+    Some((bound, stepped_by(f, i, blocks)?))
+}
+
+/// The step, when the loop stores `i` once, with `i + step` (or `i - step`). Casts between
+/// the operands are allowed (`i += blockDim.x * gridDim.x` adds in `unsigned`).
+fn stepped_by(f: &Function, i: LocalId, blocks: &[BlockId]) -> Option<ValueId> {
     let mut stores = blocks.iter().flat_map(|blk| {
         f.block(*blk).insts.iter().filter_map(move |x| match x.kind {
             InstKind::StoreLocal(l, v) if l == i => Some((*blk, v)),
@@ -84,9 +100,9 @@ fn induction(f: &Function, h: BlockId, cond: ValueId, blocks: &[BlockId]) -> Opt
     }
     let InstKind::Binary(op, x, y) = def_in(f, sb, strip_casts(f, sb, v))? else { return None };
     match op {
-        BinaryOp::Add if loaded_local(f, sb, x) == Some(i) => Some((bound, y)),
-        BinaryOp::Add if loaded_local(f, sb, y) == Some(i) => Some((bound, x)),
-        BinaryOp::Sub if loaded_local(f, sb, x) == Some(i) => Some((bound, y)),
+        BinaryOp::Add if loaded_local(f, sb, x) == Some(i) => Some(y),
+        BinaryOp::Add if loaded_local(f, sb, y) == Some(i) => Some(x),
+        BinaryOp::Sub if loaded_local(f, sb, x) == Some(i) => Some(y),
         _ => None,
     }
 }
@@ -108,5 +124,17 @@ fn loaded_local(f: &Function, b: BlockId, v: ValueId) -> Option<LocalId> {
     match def_in(f, b, strip_casts(f, b, v))? {
         InstKind::LoadLocal(l) => Some(l),
         _ => None,
+    }
+}
+
+/// The locals whose loads `v` is computed from, within block `b`.
+fn locals_read(f: &Function, b: BlockId, v: ValueId, depth: u32) -> Vec<LocalId> {
+    if depth > 16 {
+        return Vec::new();
+    }
+    match def_in(f, b, v) {
+        Some(InstKind::LoadLocal(l)) => vec![l],
+        Some(k) => crate::inline::inst_uses(&k).into_iter().flat_map(|u| locals_read(f, b, u, depth + 1)).collect(),
+        None => Vec::new(),
     }
 }

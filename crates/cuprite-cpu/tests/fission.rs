@@ -183,6 +183,8 @@ fn grid_stride_loops_run_as_uniform_loops_over_vectorised_thread_loops() {
     assert_eq!(r.stdout.lines().count(), 5);
     let c = &r.c_source;
     assert!(c.contains("if (__ng0) {"), "the loop goes round while a thread iterates:\n{c}");
+    // `i` is `i0 + k * step` (`stride_affine.rs`): only the sum is kept per thread.
+    assert!(c.contains("per-thread slots: sum */"), "i is not in a slot:\n{c}");
     let loops = thread_loops(c);
     let (line, body) = loops.iter().find(|(_, b)| b.contains("if (__g0[__t])") && b.contains("_sum[__t] = ")).unwrap_or_else(|| panic!("no masked loop body:\n{c}"));
     assert_vectorised("fission_grid_stride_vec", c, *line, body.lines().count());
@@ -564,4 +566,67 @@ fn reassigned_thread_coordinates_are_recomputed_not_kept_in_slots() {
     assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
     let comment = r.c_source.lines().find(|l| l.contains("kernel `transpose`")).unwrap().to_string();
     assert!(comment.contains("barrier-region fission") && !comment.contains("slots"), "{comment}");
+}
+
+#[test]
+fn work_efficient_scan_sweeps_are_single_thread_loops_over_the_active_threads() {
+    // The down-sweep reads `buf[b]` after storing `buf[a]`: different lanes never meet
+    // there (`offset*(2t+1)-1` against `offset*(2t+2)-1`), so no lock-step points split the
+    // sweeps; each sweep's thread loop runs only the threads below `d`. The store of the
+    // block total by thread 0 after the up-sweep keeps its lock-step order.
+    let m = lower(
+        "__global__ void scan(int *data) {
+            __shared__ int buf[256];
+            int t = threadIdx.x;
+            buf[t] = data[blockIdx.x * 256 + t];
+            buf[t + 128] = data[blockIdx.x * 256 + 128 + t];
+            int offset = 1;
+            for (int d = 128; d > 0; d >>= 1) {
+                __syncthreads();
+                if (t < d) {
+                    int a = offset * (2 * t + 1) - 1, b = offset * (2 * t + 2) - 1;
+                    buf[b] += buf[a];
+                }
+                offset *= 2;
+            }
+            if (t == 0) buf[255] = 0;
+            for (int d = 1; d < 256; d *= 2) {
+                offset >>= 1;
+                __syncthreads();
+                if (t < d) {
+                    int a = offset * (2 * t + 1) - 1, b = offset * (2 * t + 2) - 1;
+                    int x = buf[a];
+                    buf[a] = buf[b];
+                    buf[b] += x;
+                }
+            }
+            __syncthreads();
+            data[blockIdx.x * 256 + t] = buf[t];
+            data[blockIdx.x * 256 + 128 + t] = buf[t + 128];
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static int d[3 * 256], h[3 * 256];
+            for (int i = 0; i < 3 * 256; i++) d[i] = h[i] = (i * 37) % 11 - 5;
+            int *pd = d;
+            void *args[] = {{ &pd }};
+            LAUNCH0(d3(3, 1, 1), d3(128, 1, 1), 0, args);
+            int bad = 0;
+            for (int b = 0; b < 3; b++) {{
+                int run = 0;
+                for (int i = 0; i < 256; i++) {{ bad += d[b * 256 + i] != run; run += h[b * 256 + i]; }}
+            }}
+            printf(\"mismatches %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_scan", &m, &main);
+    assert_eq!(r.stdout.trim(), "mismatches 0", "{}", r.c_source);
+    let c = &r.c_source;
+    let loops = thread_loops(c);
+    // The up-sweep's add and the down-sweep's swap: each one thread loop, bounded by `d`.
+    assert!(c.matches("__tx < __lim").count() >= 4, "sweeps run the threads below d only:\n{c}");
+    let swap = loops.iter().find(|(_, b)| b.matches("= *").count() >= 3).unwrap_or_else(|| panic!("the swap is not in one thread loop:\n{c}"));
+    assert!(!swap.1.contains("__s_"), "the swap keeps nothing in slots:\n{}", swap.1);
 }

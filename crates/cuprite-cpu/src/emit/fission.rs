@@ -397,7 +397,15 @@ impl<'m> ModCx<'m> {
             match guard.and_then(|g| uni.guards[g].single_x) {
                 // Only the threads with `threadIdx.x == c` are inside: x runs over c alone.
                 Some(c) => out.push(thread_loop_at_x(tb, cx.v(c).cast(CType::named("uint32_t")))),
-                None => out.push(thread_loop(tb, pragma)),
+                None => match crate::thread_range::thread_range(f, plan, unit) {
+                    // Only the threads below a uniform bound have work here.
+                    Some(r) => {
+                        let lim = format!("__lim{k}");
+                        out.push(Stmt::decl(CType::named("uint32_t").konst(), lim.clone(), Some(x_limit(cx.v(r.bound), r.signed))));
+                        out.push(thread_loop_below(tb, pragma, &lim));
+                    }
+                    None => out.push(thread_loop(tb, pragma)),
+                },
             }
         }
         // The unit's uniform terminator.
@@ -541,6 +549,35 @@ fn thread_loop(body: Vec<Stmt>, simd: Option<String>) -> Stmt {
         inner.push(Stmt::Pragma(p));
     }
     inner.push(tloop("__tx", "__bdx", body));
+    tloop("__tz", "__bdz", vec![tloop("__ty", "__bdy", inner)])
+}
+
+/// `min(bound, blockDim.x)` as the end of a thread loop over `x` (0 for a negative
+/// signed bound).
+fn x_limit(bound: Expr, signed: bool) -> Expr {
+    let wide = bound.cast(CType::named(if signed { "int64_t" } else { "uint64_t" }));
+    let below = wide.clone().bin("<", id("__bdx").cast(CType::named(if signed { "int64_t" } else { "uint64_t" })));
+    let clamp = Expr::cond(below, wide.clone().cast(CType::named("uint32_t")), id("__bdx"));
+    if signed {
+        Expr::cond(wide.bin("<=", lit("0")), lit("0u"), clamp)
+    } else {
+        clamp
+    }
+}
+
+/// `thread_loop` with `x` running below `lim` only.
+fn thread_loop_below(body: Vec<Stmt>, simd: Option<String>, lim: &str) -> Stmt {
+    let tloop = |v: &str, lim: &str, body: Vec<Stmt>| Stmt::For {
+        init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), v, Some(lit("0"))))),
+        cond: Some(id(v).bin("<", id(lim))),
+        step: Some(Expr::PostInc(Box::new(id(v)))),
+        body,
+    };
+    let mut inner = vec![];
+    if let Some(p) = simd {
+        inner.push(Stmt::Pragma(p));
+    }
+    inner.push(tloop("__tx", lim, body));
     tloop("__tz", "__bdz", vec![tloop("__ty", "__bdy", inner)])
 }
 
