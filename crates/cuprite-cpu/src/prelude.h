@@ -17,6 +17,8 @@ typedef struct __cuprite_tctx {
     char *dyn_shared;
     /* The launch's dynamic shared memory size (PTX %dynamic_smem_size). */
     uint32_t dyn_shared_bytes;
+    /* 1 in a cooperative launch (grid_group::is_valid()). */
+    uint32_t cooperative;
     /* Offsets of the module's static __shared__ variables in the running kernel's
      * layout, indexed by the variable's shared index. */
     const uint32_t *shoff;
@@ -138,8 +140,11 @@ enum {
     __CU_W_ALL, __CU_W_ANY, __CU_W_UNI, __CU_W_BALLOT, __CU_W_ACTIVEMASK, __CU_W_SYNCWARP,
     __CU_W_MATCH_ANY, __CU_W_MATCH_ALL, __CU_W_RED_ADD, __CU_W_RED_MIN_I, __CU_W_RED_MIN_U,
     __CU_W_RED_MAX_I, __CU_W_RED_MAX_U, __CU_W_RED_AND, __CU_W_RED_OR, __CU_W_RED_XOR,
-    __CU_W_LOCKSTEP
+    __CU_W_LOCKSTEP, __CU_W_YIELD
 };
+/* Barrier kinds in a cut's `op` (kind 0): __syncthreads and its predicate forms, and
+ * the grid barrier of cooperative launches. */
+#define __CU_B_GRID 4u
 
 /* Computes collective `op` for the lanes `part` (bit i: thread base + i) of one warp,
  * all parked at it. Each lane's own mask restricts whom it hears from. A shuffle from
@@ -183,7 +188,7 @@ __CU_HELPER void __cu_warp_compute(__cu_wslot *s, uint32_t base, uint32_t part, 
             break;
         }
         case __CU_W_ACTIVEMASK: r = part; break;
-        case __CU_W_SYNCWARP: case __CU_W_LOCKSTEP: break;
+        case __CU_W_SYNCWARP: case __CU_W_LOCKSTEP: case __CU_W_YIELD: break;
         case __CU_W_MATCH_ANY: case __CU_W_MATCH_ALL: {
             uint32_t same = 0;
             for (uint32_t k = 0; k < 32; k++)
@@ -238,8 +243,9 @@ __CU_HELPER void __cu_warp_masked(__cu_wslot *s, uint32_t n, uint8_t op, const u
     }
 }
 
-/* Picks what the block does next; returns the region to run, or -1 when every thread
- * has returned. In order: run the region of the lowest thread that is ready; compute a
+/* Picks what the block does next; returns the region to run, -1 when every thread
+ * has returned, or -2 when every live thread waits at a grid barrier (they are made
+ * ready for the region after it, which the block resumes at in the next grid phase). In order: run the region of the lowest thread that is ready; compute a
  * warp collective for a warp whose lanes named by the parked lanes' masks are all there
  * (or have returned, or do not exist); release a barrier once every live thread waits
  * at it; else (lanes wait for each other at different points: undefined on a GPU)
@@ -265,6 +271,11 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
         if (live == 0) return -1;
         if (lowest_warp == UINT32_MAX) {
             if (mixed) __cu_divergent_barrier(bx, by, bz);
+            if (cuts[bar].op == __CU_B_GRID) {
+                for (uint32_t t = 0; t < n; t++)
+                    if (s[t].st) s[t].st = bar + 2;
+                return -2;
+            }
             uint64_t cnt = 0;
             for (uint32_t t = 0; t < n; t++)
                 if (s[t].st) cnt += s[t].val != 0;
@@ -300,8 +311,8 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
                 /* A lock-step point waits for the warp's lanes that are behind it, so that
                  * a diverged warp reconverges before its next memory access. */
                 if (op == __CU_W_LOCKSTEP && cuts[st & ~__CU_PARKED].rank > behind) continue;
-                /* These two wait for no one: the lanes that are here go on together. */
-                if (op == __CU_W_ACTIVEMASK || op == __CU_W_LOCKSTEP) want = 0;
+                /* These wait for no one: the lanes that are here go on together. */
+                if (op == __CU_W_ACTIVEMASK || op == __CU_W_LOCKSTEP || op == __CU_W_YIELD) want = 0;
                 if (want & alive & ~part) continue;
                 __cu_warp_compute(s, base, part, op);
                 for (uint32_t k = 0; k < lanes; k++)
@@ -318,6 +329,19 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
         for (uint32_t k = 0; k < lanes; k++)
             if (part >> k & 1u) s[base + k].st = (st & ~__CU_PARKED) + 2;
     }
+}
+
+/* ---- grid barriers of cooperative launches ------------------------------------------
+ * A block that reaches grid.sync() ends its part of the current grid phase: its state
+ * (shared memory, per-thread slots, the resume point) stays in buffers the runtime keeps
+ * per block, and the runtime starts it again at `resume` once every block of the grid
+ * has reached the barrier. Outside a cooperative launch there is no grid to wait for:
+ * CUDA's grid_group::sync() traps there (cudaErrorLaunchFailure). */
+__CU_HELPER void __cu_grid_suspend(cuprite_block_run *run, uint32_t resume) {
+    if (!run->launch->cooperative)
+        __cuprite_kernel_error(719, "grid.sync() (cooperative_groups::grid_group::sync) in a kernel that was not launched "
+                                    "cooperatively (use cudaLaunchCooperativeKernel or cudaLaunchAttributeCooperative)");
+    run->grid_resume = resume;
 }
 
 /* ---- bit reinterpretation ----------------------------------------------------------- */

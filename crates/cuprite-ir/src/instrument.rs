@@ -101,7 +101,7 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64)) {
         let block = &mut f.blocks[b];
         let event = match &block.term {
             Terminator::Barrier { .. } => Some(CheckOp::Barrier),
-            Terminator::Warp { op, .. } if *op != WarpOp::Lockstep => Some(CheckOp::WarpSync),
+            Terminator::Warp { op, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::Yield) => Some(CheckOp::WarpSync),
             Terminator::Return(_) if is_kernel => Some(CheckOp::Exit),
             _ => None,
         };

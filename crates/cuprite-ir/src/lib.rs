@@ -396,6 +396,9 @@ pub enum SpecialReg {
     WarpSize,
     /// The launch's dynamic shared memory size in bytes (PTX `%dynamic_smem_size`).
     DynamicSmemSize,
+    /// `U32`: 1 in a cooperative launch (`cudaLaunchCooperativeKernel`, the cooperative
+    /// launch attribute), 0 otherwise: `cooperative_groups::grid_group::is_valid()`.
+    GridCooperative,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -569,6 +572,10 @@ pub enum BarrierKind {
     Count,
     And,
     Or,
+    /// `cooperative_groups::grid_group::sync()`: every thread of every block of the grid
+    /// waits here, and the writes made before it are seen after it. Only a cooperative
+    /// launch may reach it (elsewhere the kernel fails, as on the GPU).
+    Grid,
 }
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -643,6 +650,10 @@ pub enum ReduceKind {
 ///   memory accesses through which lanes of a warp communicate without a barrier (see
 ///   `cuprite-cpu`'s `lockstep` pass), so that each such access is done by all those
 ///   lanes before any of them goes on, as on the GPU.
+/// - `Yield`: `[]` → `[]`. The thread lets the other threads of its block run before it
+///   goes on; it waits for no one. Spin-waits of device libraries (`cuda::barrier::wait`,
+///   block-scope pipelines) call it in their loop, so that on a back-end that runs a
+///   block's threads one after another the thread being waited for gets to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum WarpOp {
     Shfl(ShflKind),
@@ -653,6 +664,7 @@ pub enum WarpOp {
     MatchAll,
     Reduce(ReduceKind),
     Lockstep,
+    Yield,
 }
 
 impl Terminator {

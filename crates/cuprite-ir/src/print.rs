@@ -117,6 +117,7 @@ impl fmt::Display for SpecialReg {
             SpecialReg::LaneId => write!(f, "laneid"),
             SpecialReg::WarpSize => write!(f, "warpSize"),
             SpecialReg::DynamicSmemSize => write!(f, "dynamic_smem_size"),
+            SpecialReg::GridCooperative => write!(f, "grid_cooperative"),
         }
     }
 }
@@ -159,6 +160,7 @@ impl fmt::Display for WarpOp {
                 ReduceKind::Xor => "reduce.xor",
             }),
             WarpOp::Lockstep => f.write_str("lockstep"),
+            WarpOp::Yield => f.write_str("yield"),
         }
     }
 }
@@ -225,6 +227,7 @@ fn barrier_name(k: BarrierKind) -> &'static str {
         BarrierKind::Count => "count",
         BarrierKind::And => "and",
         BarrierKind::Or => "or",
+        BarrierKind::Grid => "grid",
     }
 }
 

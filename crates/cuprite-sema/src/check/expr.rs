@@ -1575,13 +1575,13 @@ impl<'o> Checker<'o> {
             W::Vote(_) | W::MatchAny | W::Reduce(_) => (1, 0),
             W::MatchAll => (2, 0),
             W::ActiveMask => (0, 0),
-            W::SyncWarp => (0, 0),
+            W::SyncWarp | W::Yield => (0, 0),
             W::Lockstep => {
                 self.err(sp, format!("internal compiler error: '{name}' names a warp operation that only back-ends insert"));
                 return Expr::error(sp);
             }
         };
-        let has_mask = !legacy && op != W::ActiveMask;
+        let has_mask = !legacy && !matches!(op, W::ActiveMask | W::Yield);
         let min = rest - optional + has_mask as usize;
         let max = if op == W::SyncWarp { 1 } else { rest + has_mask as usize };
         let min = if op == W::SyncWarp { 0 } else { min };
@@ -1644,6 +1644,10 @@ impl<'o> Checker<'o> {
                 out.clear();
                 uint.clone()
             }
+            W::Yield => {
+                out.clear();
+                QTy::new(Ty::Void)
+            }
             W::SyncWarp | W::Lockstep => QTy::new(Ty::Void),
             W::MatchAny | W::MatchAll => {
                 let v = value_of(self, it.next().unwrap());
@@ -1692,6 +1696,12 @@ impl<'o> Checker<'o> {
             Class::Refused(what) => {
                 self.err(csp, what);
                 Expr::error(sp)
+            }
+            Class::Special(r) => {
+                if !self.check_arity(name, args, 0, sp) {
+                    return Expr::error(sp);
+                }
+                Expr::new(ExprKind::Special(r), int_ty(IntKind::UInt), false, sp)
             }
             Class::Printf => {
                 if args.is_empty() {
@@ -1756,7 +1766,7 @@ impl<'o> Checker<'o> {
                 mk(k, vec![], t)
             }
             Class::Barrier(kind) => {
-                if kind == ir::BarrierKind::Sync {
+                if matches!(kind, ir::BarrierKind::Sync | ir::BarrierKind::Grid) {
                     if !self.check_arity(name, args, 0, sp) {
                         return Expr::error(sp);
                     }
