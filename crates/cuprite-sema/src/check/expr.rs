@@ -1499,6 +1499,22 @@ impl<'o> Checker<'o> {
                 if let Some(Tag::Record(r)) = self.lookup_tag(&path) {
                     return self.construct(QTy::new(Ty::Record(r)), args, sp);
                 }
+                // `std::move(x)` / `std::forward<T>(x)` from the host's <utility>, which
+                // nvcc lets device code call: the operand as an rvalue.
+                let plain = path_str(&path);
+                let plain = plain.split('<').next().unwrap_or("").trim_start_matches("::");
+                if matches!(plain, "std::move" | "std::forward") && args.len() == 1 && self.lookup_skipped(&path).is_some() {
+                    let v = self.expr(&args[0]);
+                    if v.is_error() || !v.lvalue {
+                        return v;
+                    }
+                    if matches!(v.ty.ty, Ty::Record(_)) {
+                        let mut v = v;
+                        v.lvalue = false;
+                        return v;
+                    }
+                    return self.rvalue(v);
+                }
                 if let Some((reason, err, decl_span)) = self.lookup_skipped(&path) {
                     if reason == ast::SkipReason::HostOnly && self.fcx.as_ref().is_some_and(|f| f.space != ExecSpace::Host) {
                         let d = Diagnostic::error(
