@@ -672,7 +672,10 @@ impl<'m> ModCx<'m> {
         };
 
         let (shared_off, static_shared) = self.shared_layout(&f);
-        let grid = grid_sync::has_grid_barrier(&f);
+        let grid_barriers = grid_sync::has_grid_barrier(&f);
+        let yields = grid_sync::has_yield(&f);
+        // Blocks of such kernels may stop and be resumed by the runtime (grid phases).
+        let grid = grid_barriers || yields;
         let is_grid = |k: usize| grid_sync::is_grid_barrier(&f.block(regions.barriers[k]).term);
 
         let (slot_off, mut soff) = self.slot_layout(&f, &regions.slot_locals);
@@ -753,18 +756,35 @@ impl<'m> ModCx<'m> {
         // Under the scheduler, every region ends by asking it what runs next.
         let sched_switch = |ver: &str| {
             let mut cases = vec![(lit("-1"), vec![Stmt::Goto("__block_done".into())])];
-            if grid {
+            if grid_barriers {
                 cases.push((lit("-2"), grid_sync::suspend(lit("1u"))));
+            }
+            if yields {
+                cases.push((lit("-3"), grid_sync::suspend(lit("__CU_GRID_YIELDED"))));
             }
             for r2 in 1..regions.regions.len() {
                 cases.push((lit(r2.to_string()), vec![Stmt::Goto(format!("{ver}__region{r2}"))]));
             }
             Stmt::Switch {
-                value: call("__cu_schedule", vec![id("__ws"), id("__nthreads"), id(format!("__cuprite_k{}_cuts", kid.0)), id("__bx"), id("__by"), id("__bz")]),
+                value: call(
+                    "__cu_schedule",
+                    vec![
+                        id("__ws"),
+                        id("__nthreads"),
+                        id(format!("__cuprite_k{}_cuts", kid.0)),
+                        id("__bx"),
+                        id("__by"),
+                        id("__bz"),
+                        if yields { Expr::cond(id("__l").arrow("cooperative"), id("&__spins"), lit("NULL")) } else { lit("NULL") },
+                    ],
+                ),
                 cases,
                 default: vec![call("__builtin_unreachable", vec![]).stmt()],
             }
         };
+        if yields {
+            blk.push(Stmt::decl(CType::named("uint32_t"), "__spins", Some(lit("0"))));
+        }
         if warp {
             let init = Stmt::For {
                 init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), "__i", Some(lit("0"))))),

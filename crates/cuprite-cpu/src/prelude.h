@@ -244,15 +244,16 @@ __CU_HELPER void __cu_warp_masked(__cu_wslot *s, uint32_t n, uint8_t op, const u
 }
 
 /* Picks what the block does next; returns the region to run, -1 when every thread
- * has returned, or -2 when every live thread waits at a grid barrier (they are made
- * ready for the region after it, which the block resumes at in the next grid phase). In order: run the region of the lowest thread that is ready; compute a
+ * has returned, -2 when every live thread waits at a grid barrier (they are made
+ * ready for the region after it, which the block resumes at in the next grid phase),
+ * or -3 (only with `spins`, in cooperative launches) when the block stops for now. In order: run the region of the lowest thread that is ready; compute a
  * warp collective for a warp whose lanes named by the parked lanes' masks are all there
  * (or have returned, or do not exist); release a barrier once every live thread waits
  * at it; else (lanes wait for each other at different points: undefined on a GPU)
  * compute the collective of the lowest parked thread with the lanes that are there. */
-__CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cuts, uint32_t bx, uint32_t by, uint32_t bz) {
+__CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cuts, uint32_t bx, uint32_t by, uint32_t bz, uint32_t *spins) {
     for (;;) {
-        uint32_t lowest_warp = UINT32_MAX, bar = UINT32_MAX, live = 0;
+        uint32_t lowest_warp = UINT32_MAX, bar = UINT32_MAX, live = 0, yielding = 0;
         int mixed = 0;
         for (uint32_t t = 0; t < n; t++) {
             uint32_t st = s[t].st;
@@ -260,6 +261,7 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
             if (!(st & __CU_PARKED)) return (int32_t)(st - 1);
             live++;
             uint32_t c = st & ~__CU_PARKED;
+            yielding += cuts[c].kind == 1 && cuts[c].op == __CU_W_YIELD;
             if (cuts[c].kind == 1) {
                 if (lowest_warp == UINT32_MAX) lowest_warp = t;
             } else if (bar == UINT32_MAX) {
@@ -269,6 +271,14 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
             }
         }
         if (live == 0) return -1;
+        /* Every live thread waits for something only another block can do (a device-scope
+         * barrier, a flag): in a cooperative launch, whose blocks may wait for each other,
+         * the block stops for now (-3) so that the runtime can run the others; it resumes
+         * here. (Counted, so that waits within the block get some rounds first.) */
+        if (spins && yielding == live && ++*spins >= 64) {
+            *spins = 0;
+            return -3;
+        }
         if (lowest_warp == UINT32_MAX) {
             if (mixed) __cu_divergent_barrier(bx, by, bz);
             if (cuts[bar].op == __CU_B_GRID) {
@@ -343,6 +353,8 @@ __CU_HELPER void __cu_grid_suspend(cuprite_block_run *run, uint32_t resume) {
                                     "cooperatively (use cudaLaunchCooperativeKernel or cudaLaunchAttributeCooperative)");
     run->grid_resume = resume;
 }
+/* grid_resume of a block that stopped waiting for other blocks (not at a grid barrier). */
+#define __CU_GRID_YIELDED 0x80000000u
 
 /* ---- bit reinterpretation ----------------------------------------------------------- */
 __CU_INLINE int32_t __cu_float_as_int(float x) { int32_t r; memcpy(&r, &x, 4); return r; }

@@ -43,7 +43,9 @@ pub struct Job {
 /// whole launch, and the value it left in `grid_resume` (0: finished). The launch runs
 /// in phases: every unfinished block runs until it finishes or stops at the next grid
 /// barrier; the next phase starts when all have, so a grid of any size completes with
-/// any number of workers.
+/// any number of workers. A block may also stop because all its threads wait for other
+/// blocks (`GRID_YIELDED`: a device-scope barrier, a flag): such blocks run again,
+/// round after round, before the blocks at a grid barrier are let go.
 struct GridPhases {
     shared: *mut u8,
     slots: *mut u8,
@@ -51,8 +53,11 @@ struct GridPhases {
     shared_stride: usize,
     slot_stride: usize,
     resume: Vec<std::sync::atomic::AtomicU32>,
-    /// Some block stopped at a grid barrier in this phase.
+    /// Some block stopped at a grid barrier / for other blocks in this round.
     stopped: AtomicBool,
+    yielded: AtomicBool,
+    /// This round runs the blocks stopped at a grid barrier (every block has reached it).
+    release: AtomicBool,
 }
 
 impl Drop for GridPhases {
@@ -137,6 +142,8 @@ impl Job {
             slot_stride,
             resume: (0..blocks).map(|_| std::sync::atomic::AtomicU32::new(0)).collect(),
             stopped: AtomicBool::new(false),
+            yielded: AtomicBool::new(false),
+            release: AtomicBool::new(false),
         });
         Some(job)
     }
@@ -338,7 +345,8 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
             // One block, with its own buffers; a finished block sits out later phases.
             let b = first as usize;
             run.grid_resume = g.resume[b].load(Ordering::Relaxed);
-            if run.grid_resume == GRID_DONE {
+            let at_grid_barrier = run.grid_resume != 0 && run.grid_resume & GRID_YIELDED == 0;
+            if run.grid_resume == GRID_DONE || at_grid_barrier != g.release.load(Ordering::Relaxed) {
                 continue;
             }
             run.shared = unsafe { g.shared.add(b * g.shared_stride) } as *mut _;
@@ -348,7 +356,9 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
         if let Some(g) = &job.grid {
             let r = if run.grid_resume == 0 { GRID_DONE } else { run.grid_resume };
             g.resume[first as usize].store(r, Ordering::Relaxed);
-            if r != GRID_DONE {
+            if r & GRID_YIELDED != 0 && r != GRID_DONE {
+                g.yielded.store(true, Ordering::Relaxed);
+            } else if r != GRID_DONE {
                 g.stopped.store(true, Ordering::Relaxed);
             }
         }
@@ -376,6 +386,9 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
 
 /// `GridPhases::resume` of a block that has finished.
 const GRID_DONE: u32 = u32::MAX;
+/// The bit a block sets in `grid_resume` when it stopped waiting for other blocks
+/// (`__CU_GRID_YIELDED` in the back-end's prelude).
+const GRID_YIELDED: u32 = 0x8000_0000;
 
 fn record_fault(job: &Job, f: Fault) {
     job.abort.store(true, Ordering::Relaxed);
@@ -392,14 +405,27 @@ impl Pool {
         let Some(g) = &job.grid else {
             return self.run_phase(job);
         };
+        // Round after round: the blocks that have not reached a grid barrier (at first
+        // all), then, once none is left, those at the barrier. The workers' writes of a
+        // round are seen by the next: `run_phase` waited for them under the pool's lock.
+        let mut at_barrier = false;
         loop {
             g.stopped.store(false, Ordering::Relaxed);
+            g.yielded.store(false, Ordering::Relaxed);
             job.next.store(0, Ordering::Relaxed);
             self.run_phase(job.clone());
-            // The workers' writes of this phase are seen by the next: `run_phase` waited
-            // for them under the pool's lock.
-            if job.abort.load(Ordering::Relaxed) || !g.stopped.load(Ordering::Relaxed) {
+            if job.abort.load(Ordering::Relaxed) {
                 return;
+            }
+            at_barrier |= g.stopped.load(Ordering::Relaxed);
+            let yielded = g.yielded.load(Ordering::Relaxed);
+            if !yielded && !at_barrier {
+                return;
+            }
+            // Let the grid barrier go only when no block still runs towards it.
+            g.release.store(!yielded, Ordering::Relaxed);
+            if !yielded {
+                at_barrier = false;
             }
         }
     }

@@ -16,11 +16,15 @@ use cuprite_ir::{BarrierKind, Function, Terminator, WarpOp};
 pub fn general_form_reason(f: &Function) -> Option<&'static str> {
     if has_grid_barrier(f) {
         Some("a grid-wide barrier of a cooperative launch")
-    } else if f.blocks.iter().any(|b| matches!(b.term, Terminator::Warp { op: WarpOp::Yield, .. })) {
+    } else if has_yield(f) {
         Some("threads that wait for other threads of the block (cuda::barrier, pipelines)")
     } else {
         None
     }
+}
+
+pub fn has_yield(f: &Function) -> bool {
+    f.blocks.iter().any(|b| matches!(b.term, Terminator::Warp { op: WarpOp::Yield, .. }))
 }
 
 pub fn has_grid_barrier(f: &Function) -> bool {
