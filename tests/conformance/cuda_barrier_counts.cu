@@ -1,12 +1,13 @@
 // cuda::barrier beyond "every thread arrives once": expected counts smaller than the
 // block, producer/consumer warps that wait for each other, arrive() tokens and
-// wait(token), arrive(n), arrive_and_drop, a completion function, wait_parity, and a
+// wait(token), arrive(n), arrive_and_drop, a completion function, and a
 // thread_scope_device barrier in global memory shared by the blocks of a cooperative
 // launch. Expected output captured with nvcc 13 -arch=sm_90 on an NVIDIA H100.
 #include <cstdio>
 #include <cuda/barrier>
 #include <cooperative_groups.h>
 #include <utility>
+#include <new>
 
 struct CountPhases {
     int *count;
@@ -41,34 +42,35 @@ __global__ void producer_consumer(int *out, int nrounds) {
     if (threadIdx.x >= 32) out[blockIdx.x * blockDim.x + threadIdx.x] = (int)(acc % 100000);
 }
 
-// 40 of 64 threads use the barrier. Phase 0: thread 0 arrives for two (arrive(2)),
-// thread 39 not at all (it waits with wait_parity). Phase 1: all 40 arrive, thread 5
-// with arrive_and_drop. Phase 2: the 39 left. The completion function counts phases.
+// 39 of 64 threads use a barrier expecting 40 arrivals: thread 0 arrives for two
+// (arrive(2)) in every phase. Phase 0 and 1: 40 arrivals, thread 5 leaves in phase 1
+// with arrive_and_drop; phase 2 expects 39. The completion function counts phases; the
+// barrier is made with placement new in shared storage, as the programming guide shows
+// for barriers with a completion function.
+using counting_barrier = cuda::barrier<cuda::thread_scope_block, CountPhases>;
 __global__ void counts(int *out, int *phases) {
-    __shared__ cuda::barrier<cuda::thread_scope_block, CountPhases> bar;
+    __shared__ alignas(counting_barrier) unsigned char storage[sizeof(counting_barrier)];
     __shared__ int stage[40];
-    if (threadIdx.x == 0) init(&bar, 40, CountPhases{phases});
+    counting_barrier *bar = reinterpret_cast<counting_barrier *>(storage);
+    if (threadIdx.x == 0) new (bar) counting_barrier(40, CountPhases{phases});
     __syncthreads();
-    if (threadIdx.x >= 40) return;
+    if (threadIdx.x >= 39) return;
+    int n = threadIdx.x == 0 ? 2 : 1;
     stage[threadIdx.x] = threadIdx.x * 3 + 1;
-    if (threadIdx.x != 39) {
-        auto t = bar.arrive(threadIdx.x == 0 ? 2 : 1);
-        bar.wait(std::move(t));
-    } else {
-        bar.wait_parity(false); // phase 0 (parity 0) completes without thread 39
-    }
+    auto t = bar->arrive(n);
+    bar->wait(std::move(t));
     int s = 0;
-    for (int i = 0; i < 40; i++) s += stage[i];
+    for (int i = 0; i < 39; i++) s += stage[i];
     if (threadIdx.x == 5) {
-        bar.arrive_and_drop();
+        bar->arrive_and_drop();
         out[threadIdx.x] = s;
         return;
     }
-    bar.arrive_and_wait(); // everyone has read `stage`
+    bar->wait(bar->arrive(n)); // everyone has read `stage`
     stage[threadIdx.x] += 1000;
-    bar.arrive_and_wait(); // 39 threads now
+    bar->wait(bar->arrive(n)); // 39 expected now
     int s2 = 0;
-    for (int i = 0; i < 40; i++) s2 += stage[i];
+    for (int i = 0; i < 39; i++) s2 += stage[i];
     out[threadIdx.x] = s2 - s;
 }
 
@@ -94,7 +96,7 @@ int main() {
     *phases = 0;
     counts<<<1, 64>>>(out, phases);
     printf("counts: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
-    printf("  phases completed %d; sums %d %d %d %d %d\n", *phases, out[0], out[4], out[5], out[6], out[39]);
+    printf("  phases completed %d; sums %d %d %d %d %d\n", *phases, out[0], out[4], out[5], out[6], out[38]);
     cuda::barrier<cuda::thread_scope_device> *bar;
     cudaMalloc(&bar, sizeof *bar);
     void *args[] = {&bar, &data, &out};

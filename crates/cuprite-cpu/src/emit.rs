@@ -1135,7 +1135,6 @@ impl<'m> ModCx<'m> {
                     e("shared", id("__shared")),
                     e("dyn_shared", id("__dyn_shared")),
                     e("dyn_shared_bytes", id("__l").arrow("dynamic_shared_bytes").cast(CType::named("uint32_t"))),
-                    e("cooperative", id("__l").arrow("cooperative")),
                     e("shoff", shoff),
                 ])),
             });
@@ -1809,8 +1808,6 @@ impl<'a, 'm> FnCx<'a, 'm> {
             (None, SpecialReg::LaneId) => id("__ctx").arrow("tlinear").bin("&", lit("31u")),
             (Some(_), SpecialReg::DynamicSmemSize) => id("__l").arrow("dynamic_shared_bytes").cast(CType::named("uint32_t")),
             (None, SpecialReg::DynamicSmemSize) => id("__ctx").arrow("dyn_shared_bytes"),
-            (Some(_), SpecialReg::GridCooperative) => id("__l").arrow("cooperative"),
-            (None, SpecialReg::GridCooperative) => id("__ctx").arrow("cooperative"),
         }
     }
 

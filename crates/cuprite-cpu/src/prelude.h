@@ -17,8 +17,6 @@ typedef struct __cuprite_tctx {
     char *dyn_shared;
     /* The launch's dynamic shared memory size (PTX %dynamic_smem_size). */
     uint32_t dyn_shared_bytes;
-    /* 1 in a cooperative launch (grid_group::is_valid()). */
-    uint32_t cooperative;
     /* Offsets of the module's static __shared__ variables in the running kernel's
      * layout, indexed by the variable's shared index. */
     const uint32_t *shoff;

@@ -396,9 +396,6 @@ pub enum SpecialReg {
     WarpSize,
     /// The launch's dynamic shared memory size in bytes (PTX `%dynamic_smem_size`).
     DynamicSmemSize,
-    /// `U32`: 1 in a cooperative launch (`cudaLaunchCooperativeKernel`, the cooperative
-    /// launch attribute), 0 otherwise: `cooperative_groups::grid_group::is_valid()`.
-    GridCooperative,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

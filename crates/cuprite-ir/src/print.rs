@@ -117,7 +117,6 @@ impl fmt::Display for SpecialReg {
             SpecialReg::LaneId => write!(f, "laneid"),
             SpecialReg::WarpSize => write!(f, "warpSize"),
             SpecialReg::DynamicSmemSize => write!(f, "dynamic_smem_size"),
-            SpecialReg::GridCooperative => write!(f, "grid_cooperative"),
         }
     }
 }

@@ -183,9 +183,6 @@ impl<'a> Fx<'a> {
                     SpecialReg::LaneId => self.emit(format!("mov.u32 {t}, %laneid")),
                     SpecialReg::WarpSize => self.emit(format!("mov.u32 {t}, WARP_SZ")),
                     SpecialReg::DynamicSmemSize => self.emit(format!("mov.u32 {t}, %dynamic_smem_size")),
-                    SpecialReg::GridCooperative => {
-                        return Err(self.err("cooperative_groups::grid_group::is_valid() is not supported by the PTX back-end yet"));
-                    }
                 }
                 let to = self.vty(v).clone();
                 let c = convert_reg(self, &t, &Type::U32, &to)?;

@@ -65,9 +65,6 @@ pub enum Class {
     /// A CUDA feature Cuprite refuses, reached through a Cuprite header (the message
     /// names the feature as the user wrote it).
     Refused(&'static str),
-    /// A built-in value read by a call with no arguments (`__cuprite_grid_is_valid()`), as
-    /// an `unsigned int`.
-    Special(cuprite_ir::SpecialReg),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,9 +135,8 @@ pub fn classify(name: &str) -> Option<Class> {
         "__syncthreads_and" => Class::Barrier(B::And),
         "__syncthreads_or" => Class::Barrier(B::Or),
         "__ldg" => Class::Ldg,
-        // `cooperative_groups::grid_group::sync()` and `is_valid()` (cooperative_groups.h).
+        // `cooperative_groups::grid_group::sync()` (cooperative_groups.h).
         "__cuprite_grid_sync" => Class::Barrier(B::Grid),
-        "__cuprite_grid_is_valid" => Class::Special(cuprite_ir::SpecialReg::GridCooperative),
         // The spin-waits of <cuda/barrier> and <cuda/pipeline>: let the block's other
         // threads run (cuprite_ir::WarpOp::Yield).
         "__cuprite_yield" => Class::Warp(cuprite_ir::WarpOp::Yield, true),

@@ -1713,12 +1713,6 @@ impl<'o> Checker<'o> {
                 self.err(csp, what);
                 Expr::error(sp)
             }
-            Class::Special(r) => {
-                if !self.check_arity(name, args, 0, sp) {
-                    return Expr::error(sp);
-                }
-                Expr::new(ExprKind::Special(r), int_ty(IntKind::UInt), false, sp)
-            }
             Class::Printf => {
                 if args.is_empty() {
                     self.err(sp, "too few arguments to function call 'printf'");
