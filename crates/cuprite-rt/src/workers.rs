@@ -351,6 +351,16 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
             }
             run.shared = unsafe { g.shared.add(b * g.shared_stride) } as *mut _;
             run.thread_slots = unsafe { g.slots.add(b * g.slot_stride) } as *mut _;
+            // Checking mode knows shared memory and slots by address: these are the block's.
+            crate::sanitize::enter_run(crate::sanitize::RunContext {
+                launch: job.check_id,
+                shared: run.shared as usize,
+                shared_bytes: job.shared_bytes,
+                slots: run.thread_slots as usize,
+                slot_bytes: job.slot_bytes,
+                block_dim: job.launch.block_dim,
+                grid_dim: job.launch.grid_dim,
+            });
         }
         let rc = unsafe { abi::cuprite_guarded_run(job.entry, &mut run) };
         if let Some(g) = &job.grid {
