@@ -213,6 +213,16 @@ static __inline__ cudaError_t cudaLaunchCooperativeKernel(const T *func, dim3 gr
                                                           cudaStream_t stream = 0) {
     return ::cudaLaunchCooperativeKernel((const void *)func, gridDim, blockDim, args, sharedMem, stream);
 }
+/* The arguments are converted to the kernel's parameter types first (each is passed
+ * as the parameter it binds to), then launched through cudaLaunchKernelExC. */
+template <typename... ExpTypes, typename... ActTypes>
+static __inline__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpTypes...),
+                                                 ActTypes &&...args) {
+    return [&](ExpTypes... params) {
+        void *ptrs[sizeof...(ExpTypes) + 1] = {((void *)&params)..., 0};
+        return ::cudaLaunchKernelExC(config, (const void *)kernel, ptrs);
+    }(static_cast<ActTypes &&>(args)...);
+}
 template <class T>
 static __inline__ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry) {
     return ::cudaFuncGetAttributes(attr, (const void *)entry);

@@ -53,7 +53,7 @@ int main() {
             CHECK(cudaLaunchCooperativeKernel((void *)grid_info, grid, block, args, 0, 0));
         }
         CHECK(cudaDeviceSynchronize());
-        // is_valid() is only printed for the cooperative launch (Cuprite answers true for both).
+        // is_valid() is only printed for the cooperative launch (an H100 with CUDA 13 answers true for both).
         if (launch == 0) printf("<<<>>>\n");
         else printf("cooperative: is_valid %d\n", *valid);
         for (int r = 0; r < total; r += 7) {

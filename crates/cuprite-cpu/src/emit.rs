@@ -9,6 +9,7 @@ use cuprite_ir::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod fission;
+mod grid_sync;
 
 const ABI_HEADER: &str = include_str!("../../cuprite-rt/csrc/cuprite_abi.h");
 const PRELUDE: &str = include_str!("prelude.h");
@@ -665,6 +666,8 @@ impl<'m> ModCx<'m> {
         } else if self.opts.checks {
             // Checks name the thread (`__tx`…), which only thread loops have.
             "checking mode".to_string()
+        } else if let Some(why) = grid_sync::general_form_reason(&f) {
+            why.to_string()
         } else {
             match crate::fission::plan(&f) {
                 Ok(plan) => return self.emit_kernel_fissioned(kid, &f, &regions, &plan, items),
@@ -673,6 +676,11 @@ impl<'m> ModCx<'m> {
         };
 
         let (shared_off, static_shared) = self.shared_layout(&f);
+        let grid_barriers = grid_sync::has_grid_barrier(&f);
+        let yields = grid_sync::has_yield(&f);
+        // Blocks of such kernels may stop and be resumed by the runtime (grid phases).
+        let grid = grid_barriers || yields;
+        let is_grid = |k: usize| grid_sync::is_grid_barrier(&f.block(regions.barriers[k]).term);
 
         let (slot_off, mut soff) = self.slot_layout(&f, &regions.slot_locals);
         let alive_off = if multi && !warp {
@@ -749,13 +757,55 @@ impl<'m> ModCx<'m> {
         // The block loop.
         let mut blk = block_coords(need_ctx);
         let dim3 = |a: &str, b: &str, c: &str| Expr::CompoundLit(CType::named("cuprite_dim3"), vec![id(a), id(b), id(c)]);
+        // Under the scheduler, every region ends by asking it what runs next.
+        let sched_switch = |ver: &str| {
+            let mut cases = vec![(lit("-1"), vec![Stmt::Goto("__block_done".into())])];
+            if grid_barriers {
+                cases.push((lit("-2"), grid_sync::suspend(lit("1u"))));
+            }
+            if yields {
+                cases.push((lit("-3"), grid_sync::suspend(lit("__CU_GRID_YIELDED"))));
+            }
+            for r2 in 1..regions.regions.len() {
+                cases.push((lit(r2.to_string()), vec![Stmt::Goto(format!("{ver}__region{r2}"))]));
+            }
+            Stmt::Switch {
+                value: call(
+                    "__cu_schedule",
+                    vec![
+                        id("__ws"),
+                        id("__nthreads"),
+                        id(format!("__cuprite_k{}_cuts", kid.0)),
+                        id("__bx"),
+                        id("__by"),
+                        id("__bz"),
+                        if yields { Expr::cond(id("__l").arrow("cooperative"), id("&__spins"), lit("NULL")) } else { lit("NULL") },
+                    ],
+                ),
+                cases,
+                default: vec![call("__builtin_unreachable", vec![]).stmt()],
+            }
+        };
+        if yields {
+            blk.push(Stmt::decl(CType::named("uint32_t"), "__spins", Some(lit("0"))));
+        }
         if warp {
-            blk.push(Stmt::For {
+            let init = Stmt::For {
                 init: Some(Box::new(Stmt::decl(CType::named("uint32_t"), "__i", Some(lit("0"))))),
                 cond: Some(id("__i").bin("<", id("__nthreads"))),
                 step: Some(Expr::PostInc(Box::new(id("__i")))),
                 body: vec![id("__ws").index(id("__i")).member("st").assign(lit("1u")).stmt()],
-            });
+            };
+            if grid {
+                // A block resuming after a grid barrier: its threads' resume points are
+                // in its slots; the scheduler picks up from there.
+                blk.push(Stmt::If { cond: id("__run").arrow("grid_resume"), then: vec![sched_switch("")], else_: vec![init] });
+            } else {
+                blk.push(init);
+            }
+        } else if grid {
+            let after: Vec<usize> = (0..regions.barriers.len()).filter(|k| is_grid(*k)).map(|k| k + 1).collect();
+            blk.push(grid_sync::resume_at_region("", &after));
         }
         let mut errs = Vec::new();
         // A kernel without barriers whose thread loop may vectorise gets two copies of
@@ -872,7 +922,7 @@ impl<'m> ModCx<'m> {
                 let n = id(format!("__n_b{k}"));
                 let p = id(format!("__p_b{k}"));
                 let v = match kind {
-                    BarrierKind::Count | BarrierKind::Sync => p.cast(CType::named("int32_t")),
+                    BarrierKind::Count | BarrierKind::Sync | BarrierKind::Grid => p.cast(CType::named("int32_t")),
                     BarrierKind::And => p.bin("==", n),
                     BarrierKind::Or => p.bin("!=", lit("0")),
                 };
@@ -880,21 +930,18 @@ impl<'m> ModCx<'m> {
             };
             if warp {
                 // Every region ends in the scheduler, which picks the next one.
-                let mut cases = vec![(lit("-1"), vec![Stmt::Goto("__block_done".into())])];
-                for r2 in 1..regions.regions.len() {
-                    cases.push((lit(r2.to_string()), vec![Stmt::Goto(format!("{ver}__region{r2}"))]));
-                }
-                rb.push(Stmt::Switch {
-                    value: call(
-                        "__cu_schedule",
-                        vec![id("__ws"), id("__nthreads"), id(format!("__cuprite_k{}_cuts", kid.0)), id("__bx"), id("__by"), id("__bz")],
-                    ),
-                    cases,
-                    default: vec![call("__builtin_unreachable", vec![]).stmt()],
-                });
+                rb.push(sched_switch(ver));
                 blk.push(Stmt::Block(rb));
                 continue;
             }
+            // After a barrier: the next region, or, after a grid barrier, the next phase.
+            let go_on = |k: usize| -> Vec<Stmt> {
+                if is_grid(k) {
+                    grid_sync::suspend(lit(format!("{}u", k + 2)))
+                } else {
+                    vec![Stmt::Goto(format!("{ver}__region{}", k + 1))]
+                }
+            };
             match exits.len() {
                 0 => rb.push(Stmt::Goto("__block_done".into())),
                 1 => {
@@ -905,7 +952,7 @@ impl<'m> ModCx<'m> {
                         else_: vec![],
                     });
                     rb.extend(result_of(k));
-                    rb.push(Stmt::Goto(format!("{ver}__region{}", k + 1)));
+                    rb.extend(go_on(k));
                 }
                 _ => {
                     let mut sum = id(format!("__n_b{}", exits[0]));
@@ -920,7 +967,7 @@ impl<'m> ModCx<'m> {
                     });
                     for k in &exits {
                         let mut then: Vec<Stmt> = result_of(*k).into_iter().collect();
-                        then.push(Stmt::Goto(format!("{ver}__region{}", k + 1)));
+                        then.extend(go_on(*k));
                         rb.push(Stmt::If { cond: id(format!("__n_b{k}")).bin("==", id("__live")), then, else_: vec![] });
                     }
                     rb.push(call("__cu_divergent_barrier", vec![id("__bx"), id("__by"), id("__bz")]).stmt());
@@ -941,6 +988,9 @@ impl<'m> ModCx<'m> {
             blk.extend(version_bodies.pop().unwrap());
         }
         blk.push(Stmt::Label("__block_done".into()));
+        if grid {
+            blk.extend(grid_sync::block_end());
+        }
         body.push(Stmt::For {
             init: Some(Box::new(Stmt::decl(CType::named("uint64_t"), "__blk", Some(run().arrow("first_block"))))),
             cond: Some(id("__blk").bin("<", run().arrow("end_block"))),
@@ -1178,6 +1228,7 @@ fn cut_code(f: &Function, t: &Terminator) -> (u8, u8) {
                 BarrierKind::Count => 1,
                 BarrierKind::And => 2,
                 BarrierKind::Or => 3,
+                BarrierKind::Grid => 4, // __CU_B_GRID
             },
         ),
         Terminator::Warp { op, args, .. } => {
@@ -1202,6 +1253,7 @@ fn cut_code(f: &Function, t: &Terminator) -> (u8, u8) {
                 WarpOp::Reduce(ReduceKind::Or) => 18,
                 WarpOp::Reduce(ReduceKind::Xor) => 19,
                 WarpOp::Lockstep => 20,
+                WarpOp::Yield => 21,
             };
             (1, code)
         }
@@ -2017,7 +2069,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
         let ws = id("__ws").index(id("__t"));
         let fields: &[&str] = match op {
             WarpOp::Shfl(_) => &["mask", "val", "lane", "width"],
-            WarpOp::ActiveMask | WarpOp::Lockstep => &[],
+            WarpOp::ActiveMask | WarpOp::Lockstep | WarpOp::Yield => &[],
             WarpOp::SyncWarp => &["mask"],
             _ => &["mask", "val"],
         };

@@ -186,7 +186,7 @@ fn check_function(m: &Module, f: &Function, errs: &mut Vec<BackendError>) {
                         e(format!("barrier result local {} out of range", r.0), loc);
                     }
                 }
-                if *kind != BarrierKind::Sync && pred.is_none() {
+                if !matches!(kind, BarrierKind::Sync | BarrierKind::Grid) && pred.is_none() {
                     e("predicated barrier without a predicate".into(), loc);
                 }
             }

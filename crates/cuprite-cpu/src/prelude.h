@@ -168,8 +168,11 @@ enum {
     __CU_W_ALL, __CU_W_ANY, __CU_W_UNI, __CU_W_BALLOT, __CU_W_ACTIVEMASK, __CU_W_SYNCWARP,
     __CU_W_MATCH_ANY, __CU_W_MATCH_ALL, __CU_W_RED_ADD, __CU_W_RED_MIN_I, __CU_W_RED_MIN_U,
     __CU_W_RED_MAX_I, __CU_W_RED_MAX_U, __CU_W_RED_AND, __CU_W_RED_OR, __CU_W_RED_XOR,
-    __CU_W_LOCKSTEP
+    __CU_W_LOCKSTEP, __CU_W_YIELD
 };
+/* Barrier kinds in a cut's `op` (kind 0): __syncthreads and its predicate forms, and
+ * the grid barrier of cooperative launches. */
+#define __CU_B_GRID 4u
 
 /* Computes collective `op` for the lanes `part` (bit i: thread base + i) of one warp,
  * all parked at it. Each lane's own mask restricts whom it hears from. A shuffle from
@@ -213,7 +216,7 @@ __CU_HELPER void __cu_warp_compute(__cu_wslot *s, uint32_t base, uint32_t part, 
             break;
         }
         case __CU_W_ACTIVEMASK: r = part; break;
-        case __CU_W_SYNCWARP: case __CU_W_LOCKSTEP: break;
+        case __CU_W_SYNCWARP: case __CU_W_LOCKSTEP: case __CU_W_YIELD: break;
         case __CU_W_MATCH_ANY: case __CU_W_MATCH_ALL: {
             uint32_t same = 0;
             for (uint32_t k = 0; k < 32; k++)
@@ -268,15 +271,17 @@ __CU_HELPER void __cu_warp_masked(__cu_wslot *s, uint32_t n, uint8_t op, const u
     }
 }
 
-/* Picks what the block does next; returns the region to run, or -1 when every thread
- * has returned. In order: run the region of the lowest thread that is ready; compute a
+/* Picks what the block does next; returns the region to run, -1 when every thread
+ * has returned, -2 when every live thread waits at a grid barrier (they are made
+ * ready for the region after it, which the block resumes at in the next grid phase),
+ * or -3 (only with `spins`, in cooperative launches) when the block stops for now. In order: run the region of the lowest thread that is ready; compute a
  * warp collective for a warp whose lanes named by the parked lanes' masks are all there
  * (or have returned, or do not exist); release a barrier once every live thread waits
  * at it; else (lanes wait for each other at different points: undefined on a GPU)
  * compute the collective of the lowest parked thread with the lanes that are there. */
-__CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cuts, uint32_t bx, uint32_t by, uint32_t bz) {
+__CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cuts, uint32_t bx, uint32_t by, uint32_t bz, uint32_t *spins) {
     for (;;) {
-        uint32_t lowest_warp = UINT32_MAX, bar = UINT32_MAX, live = 0;
+        uint32_t lowest_warp = UINT32_MAX, bar = UINT32_MAX, live = 0, yielding = 0;
         int mixed = 0;
         for (uint32_t t = 0; t < n; t++) {
             uint32_t st = s[t].st;
@@ -284,6 +289,7 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
             if (!(st & __CU_PARKED)) return (int32_t)(st - 1);
             live++;
             uint32_t c = st & ~__CU_PARKED;
+            yielding += cuts[c].kind == 1 && cuts[c].op == __CU_W_YIELD;
             if (cuts[c].kind == 1) {
                 if (lowest_warp == UINT32_MAX) lowest_warp = t;
             } else if (bar == UINT32_MAX) {
@@ -293,8 +299,21 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
             }
         }
         if (live == 0) return -1;
+        /* Every live thread waits for something only another block can do (a device-scope
+         * barrier, a flag): in a cooperative launch, whose blocks may wait for each other,
+         * the block stops for now (-3) so that the runtime can run the others; it resumes
+         * here. (Counted, so that waits within the block get some rounds first.) */
+        if (spins && yielding == live && ++*spins >= 64) {
+            *spins = 0;
+            return -3;
+        }
         if (lowest_warp == UINT32_MAX) {
             if (mixed) __cu_divergent_barrier(bx, by, bz);
+            if (cuts[bar].op == __CU_B_GRID) {
+                for (uint32_t t = 0; t < n; t++)
+                    if (s[t].st) s[t].st = bar + 2;
+                return -2;
+            }
             uint64_t cnt = 0;
             for (uint32_t t = 0; t < n; t++)
                 if (s[t].st) cnt += s[t].val != 0;
@@ -330,8 +349,8 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
                 /* A lock-step point waits for the warp's lanes that are behind it, so that
                  * a diverged warp reconverges before its next memory access. */
                 if (op == __CU_W_LOCKSTEP && cuts[st & ~__CU_PARKED].rank > behind) continue;
-                /* These two wait for no one: the lanes that are here go on together. */
-                if (op == __CU_W_ACTIVEMASK || op == __CU_W_LOCKSTEP) want = 0;
+                /* These wait for no one: the lanes that are here go on together. */
+                if (op == __CU_W_ACTIVEMASK || op == __CU_W_LOCKSTEP || op == __CU_W_YIELD) want = 0;
                 if (want & alive & ~part) continue;
                 __cu_warp_compute(s, base, part, op);
                 for (uint32_t k = 0; k < lanes; k++)
@@ -349,6 +368,21 @@ __CU_HELPER int32_t __cu_schedule(__cu_wslot *s, uint32_t n, const __cu_cut *cut
             if (part >> k & 1u) s[base + k].st = (st & ~__CU_PARKED) + 2;
     }
 }
+
+/* ---- grid barriers of cooperative launches ------------------------------------------
+ * A block that reaches grid.sync() ends its part of the current grid phase: its state
+ * (shared memory, per-thread slots, the resume point) stays in buffers the runtime keeps
+ * per block, and the runtime starts it again at `resume` once every block of the grid
+ * has reached the barrier. Outside a cooperative launch there is no grid to wait for:
+ * CUDA's grid_group::sync() traps there (cudaErrorLaunchFailure). */
+__CU_HELPER void __cu_grid_suspend(cuprite_block_run *run, uint32_t resume) {
+    if (!run->launch->cooperative)
+        __cuprite_kernel_error(719, "grid.sync() (cooperative_groups::grid_group::sync) in a kernel that was not launched "
+                                    "cooperatively (use cudaLaunchCooperativeKernel or cudaLaunchAttributeCooperative)");
+    run->grid_resume = resume;
+}
+/* grid_resume of a block that stopped waiting for other blocks (not at a grid barrier). */
+#define __CU_GRID_YIELDED 0x80000000u
 
 /* ---- bit reinterpretation ----------------------------------------------------------- */
 __CU_INLINE int32_t __cu_float_as_int(float x) { int32_t r; memcpy(&r, &x, 4); return r; }

@@ -112,10 +112,10 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), s
         let event = match &block.term {
             Terminator::Barrier { .. } => Some(CheckOp::Barrier),
             // Every collective but `__activemask()` has its member mask first.
-            Terminator::Warp { op, args, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::ActiveMask) && !args.is_empty() => {
+            Terminator::Warp { op, args, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::ActiveMask | WarpOp::Yield) && !args.is_empty() => {
                 Some(CheckOp::WarpMask { mask: args[0], site: next() })
             }
-            Terminator::Warp { op, .. } if *op != WarpOp::Lockstep => Some(CheckOp::WarpSync),
+            Terminator::Warp { op, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::Yield) => Some(CheckOp::WarpSync),
             Terminator::Branch { cond, .. } => Some(CheckOp::Branch { cond: *cond, site: next() }),
             Terminator::Return(_) if is_kernel => Some(CheckOp::Exit),
             _ => None,

@@ -596,6 +596,10 @@ pub enum BarrierKind {
     Count,
     And,
     Or,
+    /// `cooperative_groups::grid_group::sync()`: every thread of every block of the grid
+    /// waits here, and the writes made before it are seen after it. Only a cooperative
+    /// launch may reach it (elsewhere the kernel fails, as on the GPU).
+    Grid,
 }
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -670,6 +674,10 @@ pub enum ReduceKind {
 ///   memory accesses through which lanes of a warp communicate without a barrier (see
 ///   `cuprite-cpu`'s `lockstep` pass), so that each such access is done by all those
 ///   lanes before any of them goes on, as on the GPU.
+/// - `Yield`: `[]` → `[]`. The thread lets the other threads of its block run before it
+///   goes on; it waits for no one. Spin-waits of device libraries (`cuda::barrier::wait`,
+///   block-scope pipelines) call it in their loop, so that on a back-end that runs a
+///   block's threads one after another the thread being waited for gets to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum WarpOp {
     Shfl(ShflKind),
@@ -680,6 +688,7 @@ pub enum WarpOp {
     MatchAll,
     Reduce(ReduceKind),
     Lockstep,
+    Yield,
 }
 
 impl Terminator {

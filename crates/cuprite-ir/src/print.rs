@@ -159,6 +159,7 @@ impl fmt::Display for WarpOp {
                 ReduceKind::Xor => "reduce.xor",
             }),
             WarpOp::Lockstep => f.write_str("lockstep"),
+            WarpOp::Yield => f.write_str("yield"),
         }
     }
 }
@@ -225,6 +226,7 @@ fn barrier_name(k: BarrierKind) -> &'static str {
         BarrierKind::Count => "count",
         BarrierKind::And => "and",
         BarrierKind::Or => "or",
+        BarrierKind::Grid => "grid",
     }
 }
 

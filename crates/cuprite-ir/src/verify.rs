@@ -209,7 +209,7 @@ fn verify_function(m: &Module, id: FuncId, f: &Function, errs: &mut Vec<String>)
             },
             Terminator::Barrier { kind, pred, result, next } => {
                 cx.block(*next);
-                let needs = *kind != BarrierKind::Sync;
+                let needs = !matches!(kind, BarrierKind::Sync | BarrierKind::Grid);
                 if needs != pred.is_some() || needs != result.is_some() {
                     cx.err("barrier predicate/result do not match its kind".into());
                 }
@@ -242,7 +242,7 @@ fn verify_warp(cx: &mut Cx, op: WarpOp, args: &[Option<Type>], results: &[Option
         WarpOp::MatchAll => (2, 2),
         WarpOp::ActiveMask => (0, 1),
         WarpOp::SyncWarp => (1, 0),
-        WarpOp::Lockstep => (0, 0),
+        WarpOp::Lockstep | WarpOp::Yield => (0, 0),
     };
     if args.len() != nargs || results.len() != nres {
         cx.err(format!("warp operation {op:?} takes {nargs} operand(s) and {nres} result(s)"));
@@ -270,7 +270,7 @@ fn verify_warp(cx: &mut Cx, op: WarpOp, args: &[Option<Type>], results: &[Option
             cx.expect("vote result local", results[0].as_ref(), &rt);
         }
         WarpOp::ActiveMask => cx.expect("activemask result local", results[0].as_ref(), &U32),
-        WarpOp::SyncWarp | WarpOp::Lockstep => {}
+        WarpOp::SyncWarp | WarpOp::Lockstep | WarpOp::Yield => {}
         WarpOp::MatchAny | WarpOp::MatchAll => {
             if !value_ok(&[I32, U32, I64, U64, F32, F64]) {
                 cx.err(format!("match of a value of type {}", value.as_ref().unwrap()));

@@ -32,6 +32,9 @@ typedef struct cuprite_launch {
      * when the launch was enqueued, aligned to the parameter's alignment). */
     void *const *args;
     size_t dynamic_shared_bytes;
+    /* 1 for a cooperative launch (cudaLaunchCooperativeKernel, the cooperative launch
+     * attribute): its blocks may meet at grid barriers (see grid_resume). */
+    uint32_t cooperative;
 } cuprite_launch;
 
 /* A run of blocks that one worker executes, one block after the other. */
@@ -54,6 +57,13 @@ typedef struct cuprite_block_run {
      * to name where it happened. Best effort. */
     cuprite_dim3 fault_block;
     uint32_t fault_thread_linear;
+    /* Grid phases of cooperative launches. A cooperative launch runs one block per run,
+     * each with shared memory and thread slots of its own that live for the whole launch.
+     * In: 0 to start the block at its entry, else the value the block left here when it
+     * stopped at a grid barrier (it resumes after the barrier). Out: 0 when the block has
+     * finished, nonzero when it stopped at a grid barrier; the runtime runs every stopped
+     * block again once all blocks of the grid have finished or stopped. */
+    uint32_t grid_resume;
 } cuprite_block_run;
 
 #define CUPRITE_DYNAMIC_SHARED_OFFSET(static_bytes) (((static_bytes) + 15u) & ~(size_t)15u)

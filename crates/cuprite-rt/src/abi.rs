@@ -25,6 +25,8 @@ pub struct Launch {
     pub block_dim: Dim3,
     pub args: *const *mut c_void,
     pub dynamic_shared_bytes: usize,
+    /// 1 for a cooperative launch.
+    pub cooperative: u32,
 }
 
 #[repr(C)]
@@ -36,6 +38,8 @@ pub struct BlockRun {
     pub thread_slots: *mut c_char,
     pub fault_block: Dim3,
     pub fault_thread_linear: u32,
+    /// Grid phases of cooperative launches (see `cuprite_abi.h`).
+    pub grid_resume: u32,
 }
 
 pub type KernelEntry = unsafe extern "C" fn(run: *mut BlockRun);

@@ -29,6 +29,7 @@ pub const ASSERT: CudaError = 710;
 pub const HOST_MEMORY_ALREADY_REGISTERED: CudaError = 712;
 pub const HOST_MEMORY_NOT_REGISTERED: CudaError = 713;
 pub const LAUNCH_FAILURE: CudaError = 719;
+pub const COOPERATIVE_LAUNCH_TOO_LARGE: CudaError = 720;
 pub const NOT_SUPPORTED: CudaError = 801;
 pub const STREAM_CAPTURE_UNSUPPORTED: CudaError = 900;
 pub const STREAM_CAPTURE_INVALIDATED: CudaError = 901;

@@ -75,6 +75,8 @@ pub struct PreparedLaunch {
     pub grid: Dim3,
     pub block: Dim3,
     pub dynamic_shared: usize,
+    /// Launched cooperatively: its blocks may meet at grid barriers.
+    pub cooperative: bool,
     buf: *mut u8,
     layout: Layout,
     ptrs: Vec<*mut c_void>,
@@ -98,6 +100,7 @@ impl Clone for PreparedLaunch {
                 grid: self.grid,
                 block: self.block,
                 dynamic_shared: self.dynamic_shared,
+                cooperative: self.cooperative,
                 buf,
                 layout: self.layout,
                 ptrs,
@@ -153,7 +156,7 @@ impl PreparedLaunch {
             }
             ptrs.push(dst as *mut c_void);
         }
-        Ok(PreparedLaunch { kernel, grid, block, dynamic_shared, buf, layout, ptrs })
+        Ok(PreparedLaunch { kernel, grid, block, dynamic_shared, cooperative: false, buf, layout, ptrs })
     }
 
     pub fn arg_ptrs(&self) -> *const *mut c_void {

@@ -34,6 +34,38 @@ pub struct Job {
     pub priority: i32,
     /// Checking mode's identity of the launch (0: not checked; `sanitize`).
     pub check_id: u64,
+    /// Cooperative launches: every block's own state across grid phases.
+    grid: Option<GridPhases>,
+}
+
+/// The per-block state of a cooperative launch, whose blocks may stop at grid barriers
+/// (`grid.sync()`): each block has shared memory and thread slots of its own for the
+/// whole launch, and the value it left in `grid_resume` (0: finished). The launch runs
+/// in phases: every unfinished block runs until it finishes or stops at the next grid
+/// barrier; the next phase starts when all have, so a grid of any size completes with
+/// any number of workers. A block may also stop because all its threads wait for other
+/// blocks (`GRID_YIELDED`: a device-scope barrier, a flag): such blocks run again,
+/// round after round, before the blocks at a grid barrier are let go.
+struct GridPhases {
+    shared: *mut u8,
+    slots: *mut u8,
+    layout: Option<Layout>,
+    shared_stride: usize,
+    slot_stride: usize,
+    resume: Vec<std::sync::atomic::AtomicU32>,
+    /// Some block stopped at a grid barrier / for other blocks in this round.
+    stopped: AtomicBool,
+    yielded: AtomicBool,
+    /// This round runs the blocks stopped at a grid barrier (every block has reached it).
+    release: AtomicBool,
+}
+
+impl Drop for GridPhases {
+    fn drop(&mut self) {
+        if let Some(l) = self.layout {
+            unsafe { std::alloc::dealloc(self.shared, l) };
+        }
+    }
 }
 
 thread_local! {
@@ -83,7 +115,37 @@ impl Job {
             fault: Mutex::new(None),
             priority: PRIORITY.with(|c| c.get()),
             check_id: 0,
+            grid: None,
         }
+    }
+
+    /// A cooperative launch: one block per run, each with buffers of its own that live
+    /// across grid phases (`GridPhases`). Fails when the host has no memory for them.
+    pub fn new_cooperative(entry: KernelEntry, launch: Launch, shared_bytes: usize, slot_bytes: usize, workers: usize) -> Option<Job> {
+        let mut job = Job::new(entry, launch, shared_bytes, slot_bytes, workers);
+        let blocks = job.total_blocks as usize;
+        let round = |n: usize| (n.max(1) + 63) & !63;
+        let (shared_stride, slot_stride) = (round(shared_bytes), round(slot_bytes));
+        let shared_total = shared_stride.checked_mul(blocks)?;
+        let total = slot_stride.checked_mul(blocks)?.checked_add(shared_total)?;
+        let layout = Layout::from_size_align(total.max(64), 64).ok()?;
+        let base = unsafe { std::alloc::alloc(layout) };
+        if base.is_null() {
+            return None;
+        }
+        job.chunk = 1;
+        job.grid = Some(GridPhases {
+            shared: base,
+            slots: unsafe { base.add(shared_total) },
+            layout: Some(layout),
+            shared_stride,
+            slot_stride,
+            resume: (0..blocks).map(|_| std::sync::atomic::AtomicU32::new(0)).collect(),
+            stopped: AtomicBool::new(false),
+            yielded: AtomicBool::new(false),
+            release: AtomicBool::new(false),
+        });
+        Some(job)
     }
 
     pub fn runs(&self) -> u64 {
@@ -277,8 +339,39 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
             thread_slots: slots_ptr as *mut _,
             fault_block: Dim3 { x: UNKNOWN, y: UNKNOWN, z: UNKNOWN },
             fault_thread_linear: UNKNOWN,
+            grid_resume: 0,
         };
+        if let Some(g) = &job.grid {
+            // One block, with its own buffers; a finished block sits out later phases.
+            let b = first as usize;
+            run.grid_resume = g.resume[b].load(Ordering::Relaxed);
+            let at_grid_barrier = run.grid_resume != 0 && run.grid_resume & GRID_YIELDED == 0;
+            if run.grid_resume == GRID_DONE || at_grid_barrier != g.release.load(Ordering::Relaxed) {
+                continue;
+            }
+            run.shared = unsafe { g.shared.add(b * g.shared_stride) } as *mut _;
+            run.thread_slots = unsafe { g.slots.add(b * g.slot_stride) } as *mut _;
+            // Checking mode knows shared memory and slots by address: these are the block's.
+            crate::sanitize::enter_run(crate::sanitize::RunContext {
+                launch: job.check_id,
+                shared: run.shared as usize,
+                shared_bytes: job.shared_bytes,
+                slots: run.thread_slots as usize,
+                slot_bytes: job.slot_bytes,
+                block_dim: job.launch.block_dim,
+                grid_dim: job.launch.grid_dim,
+            });
+        }
         let rc = unsafe { abi::cuprite_guarded_run(job.entry, &mut run) };
+        if let Some(g) = &job.grid {
+            let r = if run.grid_resume == 0 { GRID_DONE } else { run.grid_resume };
+            g.resume[first as usize].store(r, Ordering::Relaxed);
+            if r & GRID_YIELDED != 0 && r != GRID_DONE {
+                g.yielded.store(true, Ordering::Relaxed);
+            } else if r != GRID_DONE {
+                g.stopped.store(true, Ordering::Relaxed);
+            }
+        }
         if rc != 0 {
             let mut info = FaultInfo::default();
             unsafe { abi::cuprite_guard_last_fault(&mut info) };
@@ -302,6 +395,12 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
     crate::sanitize::leave_run(job.check_id);
 }
 
+/// `GridPhases::resume` of a block that has finished.
+const GRID_DONE: u32 = u32::MAX;
+/// The bit a block sets in `grid_resume` when it stopped waiting for other blocks
+/// (`__CU_GRID_YIELDED` in the back-end's prelude).
+const GRID_YIELDED: u32 = 0x8000_0000;
+
 fn record_fault(job: &Job, f: Fault) {
     job.abort.store(true, Ordering::Relaxed);
     let mut slot = job.fault.lock().unwrap_or_else(|p| p.into_inner());
@@ -311,8 +410,38 @@ fn record_fault(job: &Job, f: Fault) {
 }
 
 impl Pool {
-    /// Runs a job to completion on the calling thread, with the workers' help.
+    /// Runs a job to completion on the calling thread, with the workers' help; a
+    /// cooperative launch phase after phase, until no block stops at a grid barrier.
     pub fn run(&self, job: Arc<Job>) {
+        let Some(g) = &job.grid else {
+            return self.run_phase(job);
+        };
+        // Round after round: the blocks that have not reached a grid barrier (at first
+        // all), then, once none is left, those at the barrier. The workers' writes of a
+        // round are seen by the next: `run_phase` waited for them under the pool's lock.
+        let mut at_barrier = false;
+        loop {
+            g.stopped.store(false, Ordering::Relaxed);
+            g.yielded.store(false, Ordering::Relaxed);
+            job.next.store(0, Ordering::Relaxed);
+            self.run_phase(job.clone());
+            if job.abort.load(Ordering::Relaxed) {
+                return;
+            }
+            at_barrier |= g.stopped.load(Ordering::Relaxed);
+            let yielded = g.yielded.load(Ordering::Relaxed);
+            if !yielded && !at_barrier {
+                return;
+            }
+            // Let the grid barrier go only when no block still runs towards it.
+            g.release.store(!yielded, Ordering::Relaxed);
+            if !yielded {
+                at_barrier = false;
+            }
+        }
+    }
+
+    fn run_phase(&self, job: Arc<Job>) {
         if job.total_blocks == 0 {
             return;
         }
@@ -350,7 +479,7 @@ mod priority_tests {
 
     fn job(priority: i32, wanted: usize) -> Arc<Job> {
         set_current_priority(priority);
-        let launch = Launch { grid_dim: Dim3 { x: 8, y: 1, z: 1 }, block_dim: Dim3 { x: 1, y: 1, z: 1 }, args: std::ptr::null(), dynamic_shared_bytes: 0 };
+        let launch = Launch { grid_dim: Dim3 { x: 8, y: 1, z: 1 }, block_dim: Dim3 { x: 1, y: 1, z: 1 }, args: std::ptr::null(), dynamic_shared_bytes: 0, cooperative: 0 };
         unsafe extern "C" fn nothing(_: *mut BlockRun) {}
         let j = Job::new(nothing as KernelEntry, launch, 0, 0, 4);
         j.wanted.store(wanted, Ordering::Relaxed);

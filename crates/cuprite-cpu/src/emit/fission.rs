@@ -449,7 +449,8 @@ impl<'m> ModCx<'m> {
                     }
                     // Every thread of the block arrives: none has returned before a barrier.
                     let v = match kind {
-                        BarrierKind::Count | BarrierKind::Sync => id(format!("__pc{k}")).cast(CType::named("int32_t")),
+                        // (Grid barriers keep the general form and have no result.)
+                        BarrierKind::Count | BarrierKind::Sync | BarrierKind::Grid => id(format!("__pc{k}")).cast(CType::named("int32_t")),
                         BarrierKind::And => id(format!("__pc{k}")).bin("==", id("__nthreads")).cast(CType::named("int32_t")),
                         BarrierKind::Or => id(format!("__pc{k}")).bin("!=", lit("0")).cast(CType::named("int32_t")),
                     };

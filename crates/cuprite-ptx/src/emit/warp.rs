@@ -24,7 +24,8 @@ impl<'a> Fx<'a> {
 
     pub fn warp(&mut self, op: WarpOp, args: &[ValueId], results: &[LocalId]) -> Result<(), EmitError> {
         match op {
-            WarpOp::Lockstep => {}
+            // The GPU schedules a spinning thread's warp-mates by itself.
+            WarpOp::Lockstep | WarpOp::Yield => {}
             WarpOp::SyncWarp => {
                 let m = self.operand(args, 0)?;
                 self.emit(format!("bar.warp.sync {m}"));

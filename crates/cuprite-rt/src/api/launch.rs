@@ -21,6 +21,21 @@ pub fn launch_kernel(
     shared: usize,
     st: *mut c_void,
 ) -> Result<()> {
+    launch_kernel_with(func, grid, block, args, shared, st, false)
+}
+
+/// Validates and enqueues one launch, cooperative or not. A cooperative grid must be
+/// co-resident as CUDA defines it: at most as many blocks as
+/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor × multiProcessorCount`.
+pub fn launch_kernel_with(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *const *const c_void,
+    shared: usize,
+    st: *mut c_void,
+    cooperative: bool,
+) -> Result<()> {
     let c = ctx();
     c.check()?;
     let k = registry::kernel(func).ok_or(error::INVALID_RESOURCE_HANDLE)?;
@@ -28,13 +43,21 @@ pub fn launch_kernel(
         return Err(error::INVALID_DEVICE_FUNCTION);
     }
     launch::validate(&k, grid, block, shared, &c.props().limits())?;
+    if cooperative {
+        let per_sm = resident_blocks_per_sm(&k, c.props(), block.count() as c_int, shared, 0)?;
+        let sms = c.props().attribute(16)?; // cudaDevAttrMultiProcessorCount
+        if grid.count() > per_sm as u64 * sms.max(0) as u64 {
+            return Err(error::COOPERATIVE_LAUNCH_TOO_LARGE);
+        }
+    }
     let s = stream::resolve(st)?;
     // A kernel runs on the current device: another device's stream is refused.
     if s.device != crate::devices::current() {
         return Err(error::INVALID_RESOURCE_HANDLE);
     }
     crate::api::stream::check_capture_rules(&s)?;
-    let l = unsafe { PreparedLaunch::new(k, grid, block, shared, args)? };
+    let mut l = unsafe { PreparedLaunch::new(k, grid, block, shared, args)? };
+    l.cooperative = cooperative;
     s.submit(Op::Launch(Box::new(l)));
     if c.launch_blocking() && !s.is_capturing() {
         s.synchronize();
@@ -105,7 +128,49 @@ pub extern "C" fn cudaLaunchCooperativeKernel(
     shared: usize,
     st: *mut c_void,
 ) -> CudaError {
-    cudaLaunchKernel(func, grid, block, args, shared, st)
+    api(|| launch_kernel_with(func, grid, block, args as *const *const c_void, shared, st, true))
+}
+
+/// `cudaLaunchAttribute`: an id, padding, and a 64-byte value union.
+#[repr(C)]
+pub struct LaunchAttribute {
+    pub id: c_int,
+    pad: [u8; 4],
+    pub val: [u64; 8],
+}
+
+/// `cudaLaunchConfig_t`.
+#[repr(C)]
+pub struct LaunchConfig {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub shared: usize,
+    pub stream: *mut c_void,
+    pub attrs: *const LaunchAttribute,
+    pub num_attrs: c_uint,
+}
+
+/// Whether launch attributes ask for a cooperative launch (`cudaLaunchAttributeCooperative`
+/// = `CU_LAUNCH_ATTRIBUTE_COOPERATIVE` = 2, its value an `int`); the others (clusters,
+/// priorities, programmatic serialization) change nothing on the CPU device.
+pub fn attrs_cooperative(attrs: *const LaunchAttribute, n: c_uint) -> Result<bool> {
+    if n == 0 {
+        return Ok(false);
+    }
+    if attrs.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    let a = unsafe { std::slice::from_raw_parts(attrs, n as usize) };
+    Ok(a.iter().any(|a| a.id == 2 && a.val[0] as u32 != 0))
+}
+
+#[no_mangle]
+pub extern "C" fn cudaLaunchKernelExC(cfg: *const LaunchConfig, func: *const c_void, args: *mut *mut c_void) -> CudaError {
+    api(|| {
+        let c = unsafe { cfg.as_ref() }.ok_or(error::INVALID_VALUE)?;
+        let coop = attrs_cooperative(c.attrs, c.num_attrs)?;
+        launch_kernel_with(func, c.grid, c.block, args as *const *const c_void, c.shared, c.stream, coop)
+    })
 }
 
 // ---- legacy: cudaConfigureCall / cudaSetupArgument / cudaLaunch ------------------------

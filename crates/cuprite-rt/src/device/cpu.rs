@@ -109,11 +109,16 @@ impl Device for CpuDevice {
             block_dim: l.block,
             args: l.arg_ptrs(),
             dynamic_shared_bytes: l.dynamic_shared,
+            cooperative: l.cooperative as u32,
         };
         let shared = abi::dynamic_shared_offset(l.kernel.static_shared_bytes) as usize + l.dynamic_shared;
         let slots = (l.kernel.slot_bytes_per_thread as usize).saturating_mul(l.block.count() as usize);
         let pool = workers::pool();
-        let mut job = Job::new(entry, launch, shared, slots, pool.workers);
+        let mut job = if l.cooperative {
+            Job::new_cooperative(entry, launch, shared, slots, pool.workers).ok_or(error::MEMORY_ALLOCATION)?
+        } else {
+            Job::new(entry, launch, shared, slots, pool.workers)
+        };
         job.check_id = crate::sanitize::launch_begin();
         let profiled = crate::profile::launch_begin();
         let job = Arc::new(job);

@@ -81,6 +81,11 @@ fn read_extra(extra: *const *mut c_void) -> Result<(*const u8, usize)> {
 
 #[allow(clippy::too_many_arguments)]
 fn launch(f: usize, grid: Dim3, block: Dim3, shared: c_uint, st: *mut c_void, params: *mut *mut c_void, extra: *mut *mut c_void) -> Result<()> {
+    launch_with(f, grid, block, shared, st, params, extra, false)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn launch_with(f: usize, grid: Dim3, block: Dim3, shared: c_uint, st: *mut c_void, params: *mut *mut c_void, extra: *mut *mut c_void, coop: bool) -> Result<()> {
     require()?;
     if f == 0 || registry::kernel(f as *const c_void).is_none() {
         return Err(INVALID_HANDLE);
@@ -92,9 +97,9 @@ fn launch(f: usize, grid: Dim3, block: Dim3, shared: c_uint, st: *mut c_void, pa
             let (buf, size) = read_extra(extra)?;
             let unpacked = Unpacked::new(f, buf, size)?;
             let ptrs = unpacked.pointers();
-            rt(crate::error::in_driver_call(|| crate::error::api(|| rl::launch_kernel(f_ptr, grid, block, ptrs.as_ptr(), shared as usize, st))))
+            rt(crate::error::in_driver_call(|| crate::error::api(|| rl::launch_kernel_with(f_ptr, grid, block, ptrs.as_ptr(), shared as usize, st, coop))))
         }
-        _ => rt(rl::cudaLaunchKernel(f_ptr, grid, block, params, shared as usize, st)),
+        _ => rt(crate::error::api(|| rl::launch_kernel_with(f_ptr, grid, block, params as *const *const c_void, shared as usize, st, coop))),
     }
 }
 
@@ -130,11 +135,11 @@ pub extern "C" fn cuLaunchCooperativeKernel(
     st: *mut c_void,
     params: *mut *mut c_void,
 ) -> CuResult {
-    drv(|| launch(f, d(gx, gy, gz), d(bx, by, bz), shared, st, params, std::ptr::null_mut()))
+    drv(|| launch_with(f, d(gx, gy, gz), d(bx, by, bz), shared, st, params, std::ptr::null_mut(), true))
 }
 
-/// `CUlaunchConfig`. Launch attributes (clusters, priorities, cooperative) are accepted;
-/// none changes how the CPU device runs the grid.
+/// `CUlaunchConfig`. Launch attributes: `CU_LAUNCH_ATTRIBUTE_COOPERATIVE` makes a
+/// cooperative launch; the others (clusters, priorities) are accepted and change nothing.
 #[repr(C)]
 pub struct LaunchConfig {
     pub grid_x: c_uint,
@@ -145,7 +150,7 @@ pub struct LaunchConfig {
     pub block_z: c_uint,
     pub shared: c_uint,
     pub stream: *mut c_void,
-    pub attrs: *mut c_void,
+    pub attrs: *const rl::LaunchAttribute,
     pub num_attrs: c_uint,
 }
 
@@ -153,7 +158,8 @@ pub struct LaunchConfig {
 pub extern "C" fn cuLaunchKernelEx(cfg: *const LaunchConfig, f: usize, params: *mut *mut c_void, extra: *mut *mut c_void) -> CuResult {
     drv(|| {
         let c = unsafe { cfg.as_ref() }.ok_or(INVALID_VALUE)?;
-        launch(f, d(c.grid_x, c.grid_y, c.grid_z), d(c.block_x, c.block_y, c.block_z), c.shared, c.stream, params, extra)
+        let coop = rl::attrs_cooperative(c.attrs, c.num_attrs).map_err(|_| INVALID_VALUE)?;
+        launch_with(f, d(c.grid_x, c.grid_y, c.grid_z), d(c.block_x, c.block_y, c.block_z), c.shared, c.stream, params, extra, coop)
     })
 }
 

@@ -135,11 +135,11 @@ pub fn classify(name: &str) -> Option<Class> {
         "__syncthreads_and" => Class::Barrier(B::And),
         "__syncthreads_or" => Class::Barrier(B::Or),
         "__ldg" => Class::Ldg,
-        // `cooperative_groups::grid_group::sync()`: blocks of a grid are not all resident
-        // at once on the CPU device, so a grid barrier could deadlock.
-        "__cuprite_grid_sync" => Class::Refused(
-            "grid-wide synchronization (cooperative_groups::grid_group::sync, this_grid().sync()) is not supported yet",
-        ),
+        // `cooperative_groups::grid_group::sync()` (cooperative_groups.h).
+        "__cuprite_grid_sync" => Class::Barrier(B::Grid),
+        // The spin-waits of <cuda/barrier> and <cuda/pipeline>: let the block's other
+        // threads run (cuprite_ir::WarpOp::Yield).
+        "__cuprite_yield" => Class::Warp(cuprite_ir::WarpOp::Yield, true),
         "min" | "max" => Class::MinMax(name == "max"),
         "umin" | "llmin" | "ullmin" | "umax" | "llmax" | "ullmax" => {
             let t = match &name[..name.len() - 3] {

@@ -1499,6 +1499,22 @@ impl<'o> Checker<'o> {
                 if let Some(Tag::Record(r)) = self.lookup_tag(&path) {
                     return self.construct(QTy::new(Ty::Record(r)), args, sp);
                 }
+                // `std::move(x)` / `std::forward<T>(x)` from the host's <utility>, which
+                // nvcc lets device code call: the operand as an rvalue.
+                let plain = path_str(&path);
+                let plain = plain.split('<').next().unwrap_or("").trim_start_matches("::");
+                if matches!(plain, "std::move" | "std::forward") && args.len() == 1 && self.lookup_skipped(&path).is_some() {
+                    let v = self.expr(&args[0]);
+                    if v.is_error() || !v.lvalue {
+                        return v;
+                    }
+                    if matches!(v.ty.ty, Ty::Record(_)) {
+                        let mut v = v;
+                        v.lvalue = false;
+                        return v;
+                    }
+                    return self.rvalue(v);
+                }
                 if let Some((reason, err, decl_span)) = self.lookup_skipped(&path) {
                     if reason == ast::SkipReason::HostOnly && self.fcx.as_ref().is_some_and(|f| f.space != ExecSpace::Host) {
                         let d = Diagnostic::error(
@@ -1575,13 +1591,13 @@ impl<'o> Checker<'o> {
             W::Vote(_) | W::MatchAny | W::Reduce(_) => (1, 0),
             W::MatchAll => (2, 0),
             W::ActiveMask => (0, 0),
-            W::SyncWarp => (0, 0),
+            W::SyncWarp | W::Yield => (0, 0),
             W::Lockstep => {
                 self.err(sp, format!("internal compiler error: '{name}' names a warp operation that only back-ends insert"));
                 return Expr::error(sp);
             }
         };
-        let has_mask = !legacy && op != W::ActiveMask;
+        let has_mask = !legacy && !matches!(op, W::ActiveMask | W::Yield);
         let min = rest - optional + has_mask as usize;
         let max = if op == W::SyncWarp { 1 } else { rest + has_mask as usize };
         let min = if op == W::SyncWarp { 0 } else { min };
@@ -1643,6 +1659,10 @@ impl<'o> Checker<'o> {
             W::ActiveMask => {
                 out.clear();
                 uint.clone()
+            }
+            W::Yield => {
+                out.clear();
+                QTy::new(Ty::Void)
             }
             W::SyncWarp | W::Lockstep => QTy::new(Ty::Void),
             W::MatchAny | W::MatchAll => {
@@ -1756,7 +1776,7 @@ impl<'o> Checker<'o> {
                 mk(k, vec![], t)
             }
             Class::Barrier(kind) => {
-                if kind == ir::BarrierKind::Sync {
+                if matches!(kind, ir::BarrierKind::Sync | ir::BarrierKind::Grid) {
                     if !self.check_arity(name, args, 0, sp) {
                         return Expr::error(sp);
                     }

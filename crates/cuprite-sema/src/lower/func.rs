@@ -979,7 +979,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
         if let BuiltinKind::Barrier(kind) = k {
             let vals = self.operands(&refs);
             let next = self.new_block();
-            let result = if *kind == ir::BarrierKind::Sync { None } else { Some(self.temp(ir::Type::I32)) };
+            let result = if matches!(kind, ir::BarrierKind::Sync | ir::BarrierKind::Grid) { None } else { Some(self.temp(ir::Type::I32)) };
             self.terminate(Terminator::Barrier { kind: *kind, pred: vals.first().copied(), result, next });
             self.switch_to(next);
             let r = result?;
@@ -996,7 +996,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     vec![ir::Type::U32]
                 }
                 ir::WarpOp::Vote(_) => vec![ir::Type::I32],
-                ir::WarpOp::SyncWarp | ir::WarpOp::Lockstep => vec![],
+                ir::WarpOp::SyncWarp | ir::WarpOp::Lockstep | ir::WarpOp::Yield => vec![],
                 ir::WarpOp::MatchAll => vec![ir::Type::U32, ir::Type::I32],
             };
             let results: Vec<ir::LocalId> = rtys.into_iter().map(|rt| self.temp(rt)).collect();
