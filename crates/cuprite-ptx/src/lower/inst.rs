@@ -910,6 +910,35 @@ impl Lowerer<'_> {
         self.write(&i.operands[0], out, i.loc)
     }
 
+    /// The field `bfe`/`bfi` name by `pos` and `len` (each already masked to 8 bits) in a
+    /// `w`-bit value of unsigned type `ut`: the mask of its length, clipped to the bits
+    /// above `pos`, not yet shifted; `pos` clamped to the top bit; and whether `pos` lies
+    /// past the value altogether.
+    fn bit_field(&mut self, pos: ValueId, len: ValueId, w: i64, ut: &Type) -> BitField {
+        let u = Type::U32;
+        let wv = self.int(w, &u);
+        let past = self.bin(B::Ge, pos, wv);
+        let avail = self.bin(B::Sub, wv, pos);
+        let z32 = self.int(0, &u);
+        let avail = self.select(past, z32, avail);
+        let short = self.bin(B::Lt, len, avail);
+        let flen = self.select(short, len, avail);
+        let full = self.bin(B::Ge, flen, wv);
+        let one = self.int(1, ut);
+        let fl = self.cast(flen, ut);
+        let wm1 = self.int(w - 1, ut);
+        let fl_safe = self.bin(B::And, fl, wm1);
+        let m = self.bin(B::Shl, one, fl_safe);
+        let m = self.bin(B::Sub, m, one);
+        let all = self.int(-1, ut);
+        let mask = self.select(full, all, m);
+        let wm1u = self.int(w - 1, &u);
+        let big = self.bin(B::Gt, pos, wm1u);
+        let p = self.select(big, wm1u, pos);
+        let pos = self.cast(p, ut);
+        BitField { mask, pos, past }
+    }
+
     fn bfe(&mut self, i: &Inst) -> LResult<()> {
         self.mods(i, &[])?;
         self.nops(i, 4)?;
@@ -924,27 +953,10 @@ impl Lowerer<'_> {
         let len = self.bin(B::And, c, ff);
         let ua = self.as_uint(a);
         let ut = self.vty(ua);
-        let wv = self.int(w, &u);
-        // Bits available above `pos`, and the field length that fits.
-        let past = self.bin(B::Ge, pos, wv);
-        let avail = self.bin(B::Sub, wv, pos);
-        let z32 = self.int(0, &u);
-        let avail = self.select(past, z32, avail);
-        let short = self.bin(B::Lt, len, avail);
-        let flen = self.select(short, len, avail);
-        let full = self.bin(B::Ge, flen, wv);
+        let BitField { mask, pos: p, .. } = self.bit_field(pos, len, w, &ut);
         let one = self.int(1, &ut);
-        let fl = self.cast(flen, &ut);
-        let wm1 = self.int(w - 1, &ut);
-        let fl_safe = self.bin(B::And, fl, wm1);
-        let m = self.bin(B::Shl, one, fl_safe);
-        let m = self.bin(B::Sub, m, one);
-        let all = self.int(-1, &ut);
-        let mask = self.select(full, all, m);
         let wm1u = self.int(w - 1, &u);
-        let big = self.bin(B::Gt, pos, wm1u);
-        let p = self.select(big, wm1u, pos);
-        let p = self.cast(p, &ut);
+        let z32 = self.int(0, &u);
         let sh = self.bin(B::Shr, ua, p);
         let mut field = self.bin(B::And, sh, mask);
         if t.is_signed() {
@@ -985,26 +997,7 @@ impl Lowerer<'_> {
         let f = self.as_uint(f);
         let base = self.as_uint(base);
         let ut = self.vty(base);
-        let wv = self.int(w, &u);
-        let past = self.bin(B::Ge, pos, wv);
-        let z32 = self.int(0, &u);
-        let avail = self.bin(B::Sub, wv, pos);
-        let avail = self.select(past, z32, avail);
-        let short = self.bin(B::Lt, len, avail);
-        let flen = self.select(short, len, avail);
-        let full = self.bin(B::Ge, flen, wv);
-        let one = self.int(1, &ut);
-        let fl = self.cast(flen, &ut);
-        let wm1 = self.int(w - 1, &ut);
-        let fl_safe = self.bin(B::And, fl, wm1);
-        let m = self.bin(B::Shl, one, fl_safe);
-        let m = self.bin(B::Sub, m, one);
-        let all = self.int(-1, &ut);
-        let m = self.select(full, all, m);
-        let wm1u = self.int(w - 1, &u);
-        let big = self.bin(B::Gt, pos, wm1u);
-        let p = self.select(big, wm1u, pos);
-        let p = self.cast(p, &ut);
+        let BitField { mask: m, pos: p, past } = self.bit_field(pos, len, w, &ut);
         let mask = self.bin(B::Shl, m, p);
         let zt = self.int(0, &ut);
         let mask = self.select(past, zt, mask);
@@ -1231,4 +1224,11 @@ impl Lowerer<'_> {
         };
         self.write(&i.operands[0], r, i.loc)
     }
+}
+
+/// A bit field of `bfe`/`bfi` (`bit_field`).
+struct BitField {
+    mask: ValueId,
+    pos: ValueId,
+    past: ValueId,
 }

@@ -5,18 +5,13 @@
 //! Linking several device-code inputs into one module (`extern` functions across them)
 //! is not supported yet: such a completion fails with CUDA_ERROR_NOT_SUPPORTED and says so.
 
-use super::{drv, out, CuResult, INVALID_HANDLE, INVALID_VALUE};
+use super::module::{write_log, JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES, JIT_INFO_LOG_BUFFER, JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+use super::{drv, out, CuResult, FILE_NOT_FOUND, INVALID_HANDLE, INVALID_VALUE, NOT_SUPPORTED};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::time::Instant;
 
-const NOT_SUPPORTED: CuResult = 801;
-const FILE_NOT_FOUND: CuResult = 301;
 
 const JIT_WALL_TIME: c_int = 2;
-const JIT_INFO_LOG_BUFFER: c_int = 3;
-const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
-const JIT_ERROR_LOG_BUFFER: c_int = 5;
-const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
 
 const INPUT_CUBIN: c_int = 0;
 const INPUT_PTX: c_int = 1;
@@ -45,19 +40,6 @@ fn state<'a>(h: *mut c_void) -> Result<&'a mut LinkState, CuResult> {
 fn live() -> std::sync::MutexGuard<'static, std::collections::HashSet<usize>> {
     static L: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<usize>>> = std::sync::OnceLock::new();
     L.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Copies `text` into a log buffer of `cap` bytes, NUL-terminated.
-fn write_log(buf: Option<(*mut u8, usize)>, text: &str) {
-    if let Some((p, cap)) = buf {
-        if !p.is_null() && cap > 0 {
-            let n = text.len().min(cap - 1);
-            unsafe {
-                std::ptr::copy_nonoverlapping(text.as_ptr(), p, n);
-                *p.add(n) = 0;
-            }
-        }
-    }
 }
 
 impl LinkState {

@@ -94,6 +94,20 @@ fn load_data(pm: *mut usize, image: *const c_void, call: &str) -> Result<Option<
     }
 }
 
+/// Copies `text` into a JIT log buffer of `cap` bytes (as the `CU_JIT_*_LOG_BUFFER`
+/// options give it), cut to fit and NUL-terminated.
+pub(super) fn write_log(buf: Option<(*mut u8, usize)>, text: &str) {
+    if let Some((p, cap)) = buf {
+        if !p.is_null() && cap > 0 {
+            let n = text.len().min(cap - 1);
+            unsafe {
+                std::ptr::copy_nonoverlapping(text.as_ptr(), p, n);
+                *p.add(n) = 0;
+            }
+        }
+    }
+}
+
 thread_local! {
     static LAST_WHY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
@@ -122,10 +136,10 @@ pub extern "C" fn cuModuleLoadFatBinary(pm: *mut usize, image: *const c_void) ->
     drv(|| load_data(pm, image, "cuModuleLoadFatBinary").map(drop))
 }
 
-const JIT_INFO_LOG_BUFFER: c_int = 3;
-const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
-const JIT_ERROR_LOG_BUFFER: c_int = 5;
-const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
+pub(super) const JIT_INFO_LOG_BUFFER: c_int = 3;
+pub(super) const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
+pub(super) const JIT_ERROR_LOG_BUFFER: c_int = 5;
+pub(super) const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
 
 /// JIT options are accepted; the error log buffer receives the reason a load failed.
 #[no_mangle]
@@ -139,14 +153,7 @@ pub extern "C" fn cuModuleLoadDataEx(pm: *mut usize, image: *const c_void, n: c_
             let why = if r.is_err() { LAST_WHY.with(|w| w.borrow().clone()) } else { String::new() };
             for (buf, size, text) in [(JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES, why.as_str()), (JIT_INFO_LOG_BUFFER, JIT_INFO_LOG_BUFFER_SIZE_BYTES, "")] {
                 if let (Some(i), Some(cap)) = (opts.iter().position(|o| *o == buf), size_of(size)) {
-                    let dst = vals[i] as *mut u8;
-                    if !dst.is_null() && cap > 0 {
-                        let k = text.len().min(cap - 1);
-                        unsafe {
-                            std::ptr::copy_nonoverlapping(text.as_ptr(), dst, k);
-                            *dst.add(k) = 0;
-                        }
-                    }
+                    write_log(Some((vals[i] as *mut u8, cap)), text);
                 }
             }
         }

@@ -10,7 +10,7 @@
 //! read mode is the flags' (`CU_TRSF_READ_AS_INTEGER`), not the variable's template.
 
 use super::texture::{channel_desc, format_of, ArrayDescriptor};
-use super::{drv, out, rt, CuResult, Result, INVALID_HANDLE, INVALID_VALUE, NOT_FOUND};
+use super::{drv, out, rt, CuResult, INVALID_HANDLE, INVALID_VALUE, NOT_FOUND, NOT_SUPPORTED, Result};
 use crate::api::texture::{create_surface, create_texture, retire_surface, retire_texture};
 use crate::texture::array::Array;
 use crate::texture::format::ChannelDesc;
@@ -24,7 +24,6 @@ const TRSF_NORMALIZED_COORDINATES: u32 = 0x02;
 const TRSF_SRGB: u32 = 0x10;
 const TRSF_DISABLE_TRILINEAR_OPTIMIZATION: u32 = 0x20;
 const TRSF_SEAMLESS_CUBEMAP: u32 = 0x40;
-const NOT_SUPPORTED: CuResult = 801;
 
 #[derive(Clone, Copy)]
 enum Bound {

@@ -6,7 +6,7 @@
 //! of the runtime (copies and kernels take it). A POSIX file descriptor exported from an
 //! allocation is a `dup` of its memfd, so another process imports the same pages.
 
-use super::{drv, out, CuResult, Result, INVALID_VALUE};
+use super::{drv, out, CuResult, INVALID_VALUE, NOT_SUPPORTED, OUT_OF_MEMORY, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_int, c_void};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -15,8 +15,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// The granularity of sizes, addresses and offsets (what an H100 reports, both minimum
 /// and recommended).
 pub const GRANULARITY: usize = 2 << 20;
-const OUT_OF_MEMORY: CuResult = 2;
-const NOT_SUPPORTED: CuResult = 801;
 
 const ALLOCATION_TYPE_PINNED: c_int = 1;
 const LOCATION_TYPE_DEVICE: c_int = 1;
