@@ -159,6 +159,14 @@ pub fn c_compiler_flags(opt_level: u8) -> Vec<String> {
         // Thread loops carry `#pragma omp simd` (threads between barriers are
         // independent); this honours the pragma without OpenMP's runtime.
         "-fopenmp-simd".into(),
+        // GCC 12.2's loop distribution (on at -O3) miscompiles thread loops that store
+        // through a pointer the loop cannot disambiguate (the fault-location store)
+        // before a value stored to and reloaded from a per-thread slot: the reload
+        // reads the slot's earlier value (`tests/conformance/rvalue_references.cu`
+        // reads `a.v` after a move constructor wrote it; reduced in
+        // docs/ARCHITECTURE.md; GCC 13.3 is correct). Off for every GCC: thread loops
+        // gain little from distribution.
+        "-fno-tree-loop-distribution".into(),
         // Usable in PIE executables and in shared objects (run-time compilation).
         "-fPIC".into(),
         // Warnings about generated code are not the user's to act on.

@@ -22,6 +22,9 @@ pub struct Expr {
     pub ty: QTy,
     /// The expression designates an object (C++ lvalue / xvalue).
     pub lvalue: bool,
+    /// With `lvalue`: the object is an xvalue (`std::move(x)`, a call returning `T&&`,
+    /// `static_cast<T&&>(x)`): it binds to `T&&` and `const T&`, not to `T&`.
+    pub xvalue: bool,
     pub span: Span,
 }
 
@@ -188,10 +191,19 @@ pub struct DeleteExpr {
 
 impl Expr {
     pub fn new(kind: ExprKind, ty: QTy, lvalue: bool, span: Span) -> Expr {
-        Expr { kind, ty, lvalue, span }
+        Expr { kind, ty, lvalue, xvalue: false, span }
     }
     pub fn error(span: Span) -> Expr {
-        Expr { kind: ExprKind::Error, ty: QTy::error(), lvalue: false, span }
+        Expr { kind: ExprKind::Error, ty: QTy::error(), lvalue: false, xvalue: false, span }
+    }
+    /// The same object as an xvalue (when it designates one).
+    pub fn into_xvalue(mut self) -> Expr {
+        self.xvalue = self.lvalue;
+        self
+    }
+    /// A glvalue that binds like an rvalue: a prvalue or an xvalue.
+    pub fn is_rvalue(&self) -> bool {
+        !self.lvalue || self.xvalue
     }
     pub fn is_error(&self) -> bool {
         self.ty.ty.is_error()

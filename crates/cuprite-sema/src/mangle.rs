@@ -114,6 +114,15 @@ impl<'a> Mangler<'a> {
     }
 
     fn ty_inner(&mut self, t: &QTy, use_subs: bool) -> String {
+        // `T&&` (a reference's `v` mark): `O` where `T&` is `R`.
+        if let (Ty::Ref(p), true) = (&t.ty, t.v) {
+            let inner = self.ty_inner(p, use_subs);
+            if !use_subs {
+                return format!("O{inner}");
+            }
+            let key = format!("O{}", self.expanded(p));
+            return self.sub_or(key, |_| format!("O{inner}"));
+        }
         if t.c || t.v {
             let inner = self.ty_inner(&t.unqual(), use_subs);
             let q = format!("{}{}", if t.v { "V" } else { "" }, if t.c { "K" } else { "" });
@@ -200,8 +209,9 @@ pub fn mangle_function(types: &TypeTable, scope: &[String], name: &str, params: 
         m.out.push('v');
     }
     for p in params {
-        // Top-level cv-qualifiers of parameters are not part of the signature.
-        let p = QTy { ty: p.ty.clone(), c: false, v: false };
+        // Top-level cv-qualifiers of parameters are not part of the signature (a
+        // reference's `v` is not one: it marks `T&&`).
+        let p = QTy { ty: p.ty.clone(), c: false, v: p.v && matches!(p.ty, Ty::Ref(_)) };
         let s = m.ty(&p);
         m.out.push_str(&s);
     }
@@ -283,6 +293,13 @@ mod tests {
         assert_eq!(
             mangle_function(&t, &[], "k", &[q(Ty::Ref(Box::new(q(Ty::int())))), p(p(c(Ty::Int(IntKind::Char))))], false, false),
             "_Z1kRiPPKc"
+        );
+        // `int&&` (g++: `_Z1kOi`), and `S&&, S&&` with the substitution.
+        let rref = |t: QTy| QTy { ty: Ty::Ref(Box::new(t)), c: false, v: true };
+        assert_eq!(mangle_function(&t, &[], "k", &[rref(q(Ty::int()))], false, false), "_Z1kOi");
+        assert_eq!(
+            mangle_function(&t, &[], "k", &[rref(q(Ty::Record(RecId(0)))), rref(q(Ty::Record(RecId(0))))], false, false),
+            "_Z1kO1SS0_"
         );
         assert_eq!(
             mangle_function(&t, &[], "k", &[p(q(Ty::Array(Box::new(q(Ty::Float)), Some(4)))), q(Ty::Int(IntKind::ULong))], false, false),

@@ -368,7 +368,7 @@ impl<'o> Checker<'o> {
         let ret = match kind {
             MethodKind::Ctor | MethodKind::Dtor => QTy::new(Ty::Void),
             MethodKind::Conversion => self.conversion_type(&name, path.span).unwrap_or_else(QTy::error),
-            MethodKind::Normal => self.spec_type(spec),
+            MethodKind::Normal => self.return_base_type(spec),
         };
         let fty = self.apply_declarator(ret, &decl.derived);
         if sys {
@@ -468,7 +468,7 @@ impl<'o> Checker<'o> {
         } else if name.starts_with("operator ") {
             self.conversion_type(&name, path.span).unwrap_or_else(QTy::error)
         } else {
-            self.spec_type(spec)
+            self.return_base_type(spec)
         };
         let fty = self.apply_declarator(ret, &decl.derived);
         self.ns = saved;

@@ -239,9 +239,15 @@ impl<'o> Checker<'o> {
             Some(ast::Derived::Reference { rvalue: true })
                 if derived.len() == 1 && !p.spec.cv.is_const && !p.spec.cv.is_volatile && single_name(&p.spec).is_some_and(|n| param_named(params, n).is_some()) =>
             {
-                // A forwarding reference: an lvalue deduces `A&`.
+                // A forwarding reference: an lvalue deduces `A&`, an xvalue `A`.
                 let n = single_name(&p.spec).unwrap().to_string();
-                let t = if a.lvalue { QTy::new(Ty::Ref(Box::new(a.ty.clone()))) } else { a.ty.unqual() };
+                let t = if a.lvalue && !a.xvalue {
+                    QTy::new(Ty::Ref(Box::new(a.ty.clone())))
+                } else if a.xvalue {
+                    a.ty.clone()
+                } else {
+                    a.ty.unqual()
+                };
                 bind_or_check(b, &n, TArg::Type(t))
             }
             Some(ast::Derived::Reference { .. }) => self.match_type(&p.spec, &derived[1..], &a.ty, params, b, false),

@@ -245,7 +245,7 @@ impl<'o> Checker<'o> {
                 return self.bind_ref(e, to, what);
             }
         }
-        if rref && e.lvalue && !matches!(e.kind, ExprKind::LocalInit(..)) {
+        if rref && e.lvalue && !e.xvalue && !matches!(e.kind, ExprKind::LocalInit(..)) {
             self.err(sp, format!("rvalue reference to type '{}' cannot bind to lvalue of type '{}'", self.show(&target.unqual()), self.show(&e.ty)));
             return Expr::error(sp);
         }
@@ -253,7 +253,14 @@ impl<'o> Checker<'o> {
             let m = self.materialize(e);
             return Expr::new(ExprKind::AddrOf(bx(m)), ptr_ty, false, sp);
         }
-        if rref && !e.lvalue {
+        if e.xvalue && !rref && !(target.c && !target.v) {
+            self.err(
+                sp,
+                format!("non-const lvalue reference to type '{}' cannot bind to an rvalue of type '{}'", self.show(&target.unqual()), self.show(&e.ty)),
+            );
+            return Expr::error(sp);
+        }
+        if rref && (!e.lvalue || (e.xvalue && e.ty.ty != target.ty)) {
             let v = self.convert(e, &target.unqual(), what);
             if v.is_error() {
                 return v;
@@ -810,10 +817,26 @@ impl<'o> Checker<'o> {
         if !self.check_access(owner, acc, &member.name, decl_span, member.span) {
             return Expr::error(sp);
         }
+        // A member of an xvalue (`std::move(p).first`) is an xvalue.
+        let of_xvalue = b.xvalue && !matches!(fty.ty, Ty::Ref(_));
         let b = self.materialize(b);
         let t = QTy { ty: fty.ty.clone(), c: fty.c || b.ty.c, v: fty.v || b.ty.v };
         let e = Expr::new(ExprKind::Member(bx(b), r, path), t, true, sp);
+        if of_xvalue {
+            return e.into_xvalue();
+        }
         self.deref_reference(e)
+    }
+
+    /// The arguments of a call to a user function: a `const` local stays the object it
+    /// names (an lvalue of `const T`, which picks `f(const T&)` over `f(T&&)`) instead of
+    /// its folded value; by-value parameters still read the same value.
+    pub(crate) fn user_call_args(&mut self, args: &[ast::Expr]) -> Vec<Expr> {
+        args.iter().map(|a| self.user_call_arg(a)).collect()
+    }
+
+    pub(crate) fn user_call_arg(&mut self, a: &ast::Expr) -> Expr {
+        self.object_operand(a)
     }
 
     /// Checks an operand used as an object (of `&`, `++`, assignment): a `const` local
@@ -1209,7 +1232,16 @@ impl<'o> Checker<'o> {
             return Expr::new(ExprKind::ToVoid(bx(v)), QTy::new(Ty::Void), false, sp);
         }
         if let Ty::Ref(target) = &t.ty {
-            // `(T&)x`: reinterpret the object.
+            let rref = overload::is_rvalue_ref(t);
+            if rref && !v.lvalue {
+                // `static_cast<T&&>(prvalue)`: the materialized temporary.
+                if v.ty.ty == target.ty {
+                    return Expr { span: sp, ..v };
+                }
+                let v = self.explicit_cast(v, &target.unqual(), _style, sp);
+                return Expr { span: sp, ..v };
+            }
+            // `(T&)x`: reinterpret the object; `(T&&)x`: the same object as an xvalue.
             if !v.lvalue {
                 self.err(sp, "cannot cast an rvalue to a reference type");
                 return Expr::error(sp);
@@ -1217,7 +1249,8 @@ impl<'o> Checker<'o> {
             let pt = QTy::new(Ty::ptr((**target).clone()));
             let a = Expr::new(ExprKind::AddrOf(bx(v)), pt.clone(), false, sp);
             let a = Expr::new(ExprKind::Cast(bx(a)), pt, false, sp);
-            return Expr::new(ExprKind::Deref(bx(a)), (**target).clone(), true, sp);
+            let e = Expr::new(ExprKind::Deref(bx(a)), (**target).clone(), true, sp);
+            return if rref { e.into_xvalue() } else { e };
         }
         if matches!(v.ty.ty, Ty::Record(_)) && t.ty.is_scalar() {
             let mut e = self.cast_class_to_scalar(v, t, sp);
@@ -1327,7 +1360,7 @@ impl<'o> Checker<'o> {
                     return self.explicit_dtor_call(obj, member, args, sp);
                 }
                 let cands = self.lookup_methods(r, &member.name);
-                let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+                let hargs: Vec<Expr> = self.user_call_args(args);
                 if cands.is_empty() {
                     if self.lookup_field(r, &member.name).is_some() {
                         // A data member of class type called: its `operator()`; a
@@ -1409,6 +1442,9 @@ impl<'o> Checker<'o> {
                 return Expr::new(ExprKind::Float(v), QTy::new(t), false, sp);
             }
         }
+        if let Some(e) = self.std_move_or_forward(&path, args, sp) {
+            return e;
+        }
         // Function templates (`f(x)`, `f<int>(x)`): `instantiate.rs`.
         if let Some(e) = self.template_call(&path, args, callee.span, sp) {
             return e;
@@ -1439,7 +1475,7 @@ impl<'o> Checker<'o> {
             Some(Sym::Funcs(ids)) => {
                 let mut hargs = Vec::new();
                 for a in args {
-                    hargs.push(self.expr(a));
+                    hargs.push(self.user_call_arg(a));
                 }
                 if hargs.iter().any(|a| a.is_error()) {
                     return Expr::error(sp);
@@ -1498,22 +1534,6 @@ impl<'o> Checker<'o> {
             None => {
                 if let Some(Tag::Record(r)) = self.lookup_tag(&path) {
                     return self.construct(QTy::new(Ty::Record(r)), args, sp);
-                }
-                // `std::move(x)` / `std::forward<T>(x)` from the host's <utility>, which
-                // nvcc lets device code call: the operand as an rvalue.
-                let plain = path_str(&path);
-                let plain = plain.split('<').next().unwrap_or("").trim_start_matches("::");
-                if matches!(plain, "std::move" | "std::forward") && args.len() == 1 && self.lookup_skipped(&path).is_some() {
-                    let v = self.expr(&args[0]);
-                    if v.is_error() || !v.lvalue {
-                        return v;
-                    }
-                    if matches!(v.ty.ty, Ty::Record(_)) {
-                        let mut v = v;
-                        v.lvalue = false;
-                        return v;
-                    }
-                    return self.rvalue(v);
                 }
                 if let Some((reason, err, decl_span)) = self.lookup_skipped(&path) {
                     if reason == ast::SkipReason::HostOnly && self.fcx.as_ref().is_some_and(|f| f.space != ExecSpace::Host) {

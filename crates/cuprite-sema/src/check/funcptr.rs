@@ -115,7 +115,7 @@ impl<'o> Checker<'o> {
         if let Ty::Ref(t) = &ret.ty {
             let pt = QTy::new(Ty::ptr((**t).clone()));
             let c = Expr::new(ExprKind::CallPtr(bx(f), conv), pt, false, sp);
-            return Expr::new(ExprKind::Deref(bx(c)), (**t).clone(), true, sp);
+            return super::overload::referenced_result(c, &ret, sp);
         }
         Expr::new(ExprKind::CallPtr(bx(f), conv), ret.unqual(), false, sp)
     }

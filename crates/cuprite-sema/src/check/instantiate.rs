@@ -108,11 +108,13 @@ impl<'o> Checker<'o> {
         let mut args = Vec::new();
         for p in &fd.params {
             let ty = self.param_type(p);
+            let rref = super::overload::is_rvalue_ref(&ty);
             let (ty, lvalue) = match ty.ty {
                 Ty::Ref(t) => (*t, true),
                 _ => (ty, false),
             };
-            args.push(Expr::new(ExprKind::Error, ty, lvalue, p.span));
+            let arg = Expr::new(ExprKind::Error, ty, lvalue, p.span);
+            args.push(if rref { arg.into_xvalue() } else { arg });
         }
         self.silent += 1;
         let r = self.deduce_call(t, &[], &args, item.span);
@@ -134,7 +136,7 @@ impl<'o> Checker<'o> {
             (true, Some(ast::Derived::Function(ast::FunctionDeclarator { trailing_return: Some(t), .. }))) => self.type_name(t),
             (true, _) => QTy::error(),
             // (Constructor templates are not supported: they have no type specifier.)
-            _ => self.spec_type(&spec),
+            _ => self.return_base_type(&spec),
         };
         let mut derived = decl.derived.clone();
         if let Some(ast::Derived::Function(fd)) = derived.first_mut() {
@@ -219,7 +221,7 @@ impl<'o> Checker<'o> {
             },
             None => vec![],
         };
-        let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        let hargs: Vec<Expr> = self.user_call_args(args);
         if hargs.iter().any(|a| a.is_error()) {
             return Some(Expr::error(sp));
         }
@@ -344,7 +346,7 @@ impl<'o> Checker<'o> {
             },
             None => vec![],
         };
-        let hargs: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        let hargs: Vec<Expr> = self.user_call_args(args);
         if obj.is_error() || hargs.iter().any(|a| a.is_error()) {
             return Some(Expr::error(sp));
         }

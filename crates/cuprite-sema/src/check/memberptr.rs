@@ -198,7 +198,7 @@ impl<'o> Checker<'o> {
         if let Ty::Ref(t) = &sig.ret.ty {
             let rp = QTy::new(Ty::ptr((**t).clone()));
             let c = Expr::new(kind, rp, false, sp);
-            return Expr::new(ExprKind::Deref(bx(c)), (**t).clone(), true, sp);
+            return super::overload::referenced_result(c, &sig.ret, sp);
         }
         Expr::new(kind, sig.ret.unqual(), false, sp)
     }

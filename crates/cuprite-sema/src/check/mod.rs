@@ -11,6 +11,7 @@ mod cxxexpr;
 mod expr;
 mod funcptr;
 mod memberptr;
+mod move_forward;
 mod newdelete;
 mod overload;
 mod printf_format;
@@ -94,6 +95,8 @@ pub(crate) struct FnCx {
     /// A destructor's epilogue (members and base), run before every return.
     pub epilogue: Vec<Stmt>,
     /// Local whose destructor a `return` of it skips (copy elision of a named object).
+    /// The first `nparams` locals are the parameters (`this` included).
+    pub nparams: usize,
     pub nrvo: Option<LocalId>,
 }
 
@@ -476,7 +479,7 @@ impl<'o> Checker<'o> {
             self.silent += 1;
         }
         let space = Self::exec_space(&spec.cuda);
-        let ret = self.spec_type(spec);
+        let ret = self.return_base_type(spec);
         let fty = self.apply_declarator(ret, &decl.derived);
         if sys {
             self.silent -= 1;
@@ -493,7 +496,7 @@ impl<'o> Checker<'o> {
         let same_params = |a: &FnTy, b: &FnTy| {
             a.params.len() == b.params.len()
                 && a.variadic == b.variadic
-                && a.params.iter().zip(&b.params).all(|(x, y)| x.ty == y.ty)
+                && a.params.iter().zip(&b.params).all(|(x, y)| overload::same_param_type(x, y))
         };
         if let Some(Sym::Funcs(ids)) = self.names.get(&qname) {
             for id in ids.clone() {
@@ -707,6 +710,16 @@ impl<'o> Checker<'o> {
     }
 
     // ---------------------------------------------------------------- types
+
+    /// The type a function's declaration specifiers give its return type: `constexpr`
+    /// makes objects `const`, not what a function returns (`constexpr T& get()`).
+    pub(crate) fn return_base_type(&mut self, spec: &ast::DeclSpec) -> QTy {
+        if !spec.is_constexpr {
+            return self.spec_type(spec);
+        }
+        let plain = ast::DeclSpec { is_constexpr: false, ..spec.clone() };
+        self.spec_type(&plain)
+    }
 
     pub(crate) fn spec_type(&mut self, spec: &ast::DeclSpec) -> QTy {
         let ty = match &spec.ty {

@@ -25,6 +25,20 @@ pub(crate) fn is_rvalue_ref(t: &QTy) -> bool {
     matches!(t.ty, Ty::Ref(_)) && t.v
 }
 
+/// Whether two parameter types of signatures are the same: top-level cv is already
+/// dropped, but `T&` and `T&&` differ only in the reference's `v` mark.
+pub(crate) fn same_param_type(a: &QTy, b: &QTy) -> bool {
+    a.ty == b.ty && is_rvalue_ref(a) == is_rvalue_ref(b)
+}
+
+/// The object a call returning the reference type `ret` designates, given the call
+/// `c` that yields its address: an lvalue for `T&`, an xvalue for `T&&`.
+pub(crate) fn referenced_result(c: Expr, ret: &QTy, sp: Span) -> Expr {
+    let Ty::Ref(t) = &ret.ty else { unreachable!("referenced_result of a non-reference") };
+    let e = Expr::new(ExprKind::Deref(Box::new(c)), (**t).clone(), true, sp);
+    if is_rvalue_ref(ret) { e.into_xvalue() } else { e }
+}
+
 impl<'o> Checker<'o> {
     /// The implicit conversion sequence from `a` to a parameter of type `p`;
     /// `user`: whether user-defined conversions may be used.
@@ -42,14 +56,20 @@ impl<'o> Checker<'o> {
             };
             if let Some(rank) = same_or_base {
                 let cv_ok = (t.c || !a.ty.c) && (t.v || !a.ty.v);
-                if a.lvalue && !rref && cv_ok {
+                let plain_lvalue = a.lvalue && !a.xvalue;
+                if plain_lvalue && !rref && cv_ok {
                     let added = (t.c && !a.ty.c) as u8;
                     return Some(Ics { rank, tie: added });
                 }
-                if !a.lvalue && cv_ok && (rref || (t.c && !t.v)) {
+                // An rvalue (prvalue or xvalue) binds to `T&&` in preference to `const T&`.
+                if a.is_rvalue() && cv_ok && (rref || (t.c && !t.v)) {
                     return Some(Ics { rank, tie: if rref { 0 } else { 1 } });
                 }
-                if a.lvalue && rref {
+                if plain_lvalue && rref {
+                    return None;
+                }
+                if a.xvalue {
+                    // An xvalue never binds to a non-const lvalue reference.
                     return None;
                 }
             }

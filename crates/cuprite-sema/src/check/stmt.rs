@@ -40,6 +40,7 @@ impl<'o> Checker<'o> {
             break_depths: Vec::new(),
             epilogue: Vec::new(),
             nrvo: None,
+            nparams: 0,
         });
         let method = f.cxx.method.clone();
         self.lambda_enter(id);
@@ -66,6 +67,7 @@ impl<'o> Checker<'o> {
                 nparams += 1;
             }
         }
+        self.fcx.as_mut().unwrap().nparams = nparams;
         self.fcx.as_mut().unwrap().scopes.push(Scope::default());
         self.fcx.as_mut().unwrap().dtor_scopes.push(Vec::new());
         let mut stmts = Vec::new();
@@ -463,16 +465,24 @@ impl<'o> Checker<'o> {
                             // Returning a local object of the class type: it becomes the
                             // result (copy elision as g++ and nvcc do), not copied and
                             // not destroyed.
-                            let nrvo = match (&v.kind, &ret.ty) {
-                                (ExprKind::Local(l), Ty::Record(_)) if v.ty.ty == ret.ty && Some(*l) != self.fcx.as_ref().unwrap().this => Some(*l),
+                            // A by-value parameter cannot be elided: it is moved from
+                            // (C++11's implicit move on return), as g++ does.
+                            let fcx = self.fcx.as_ref().unwrap();
+                            let local = match (&v.kind, &ret.ty) {
+                                (ExprKind::Local(l), Ty::Record(_)) if v.ty.ty == ret.ty && Some(*l) != fcx.this => Some(*l),
                                 _ => None,
                             };
+                            let is_param = local.is_some_and(|l| (l.0 as usize) < fcx.nparams);
+                            let nrvo = local.filter(|_| !is_param);
+                            // The declared type: `T&&` keeps its mark (see `is_rvalue_ref`).
+                            let target = if matches!(ret.ty, Ty::Ref(_)) { ret.clone() } else { ret.unqual() };
                             let v = match nrvo {
                                 Some(_) => {
                                     let t = v.ty.unqual();
                                     Expr::new(ExprKind::Load(Box::new(v)), t, false, e.span)
                                 }
-                                None => self.convert(v, &ret.unqual(), "return"),
+                                None if is_param => self.convert(v.into_xvalue(), &target, "return"),
+                                None => self.convert(v, &target, "return"),
                             };
                             let temps = self.fcx.as_ref().unwrap().temps.len() > mark;
                             let needs = temps || self.fcx.as_ref().unwrap().dtor_scopes.iter().any(|s| !s.is_empty()) || !self.fcx.as_ref().unwrap().epilogue.is_empty();

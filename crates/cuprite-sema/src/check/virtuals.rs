@@ -117,7 +117,7 @@ impl<'o> Checker<'o> {
                 } else {
                     g.name == f.name
                         && g.sig.params.len() == f.sig.params.len()
-                        && g.sig.params.iter().zip(&f.sig.params).all(|(a, b)| a.ty == b.ty)
+                        && g.sig.params.iter().zip(&f.sig.params).all(|(a, b)| super::overload::same_param_type(a, b))
                         && gm.is_const == m.is_const
                 };
                 if same {
