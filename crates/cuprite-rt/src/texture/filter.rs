@@ -36,6 +36,25 @@ impl Axis {
         }
     }
 
+    /// The texel-space coordinate linear filtering splits, from the fetch's coordinate
+    /// `x`. With clamp addressing (every mode but border, for unnormalized coordinates)
+    /// it is kept between the first and last texel centres, so a footprint past the edge
+    /// is the edge texel at full weight. With mirror it is not mirrored: the footprint is
+    /// split where it falls and its texels are mirrored ([`Axis::address`]), so the
+    /// weights keep their orientation. Only the weights' rounding tells these apart: in
+    /// 3D a tie rounds by the corner's side (measured on an H100, tex_filter_exact).
+    pub fn linear_coord(&self, x: f32, normalized: bool) -> f32 {
+        if normalized && self.mode == MIRROR {
+            return x * self.size as f32;
+        }
+        let t = self.texel_coord(x, normalized);
+        if self.mode == CLAMP || (!normalized && self.mode != BORDER) {
+            t.clamp(0.5, self.size as f32 - 0.5)
+        } else {
+            t
+        }
+    }
+
     /// The texel an integer index addresses, or `None` for the border colour.
     pub fn address(&self, i: i64, normalized: bool) -> Option<usize> {
         let n = self.size as i64;
@@ -90,27 +109,25 @@ fn div256_half_up(n: i32) -> i32 {
     (n + 128) >> 8
 }
 
-/// `n / 256` rounded to nearest, ties to even.
-fn div256_half_even(n: i32) -> i32 {
-    let (q, r) = (n >> 8, n & 255);
-    q + i32::from(r > 128 || (r == 128 && q & 1 == 1))
-}
-
-/// The bilinear weights (1/256 units, order as [`bilinear_weights`]) of one level of a
-/// trilinear blend whose share is `share`/256: split along x first (ties up), then each
-/// half along y (ties to even). Measured on an H100: mipmap blending between two levels
-/// equals this for every probed coordinate and level weight.
+/// The bilinear weights (1/256 units, order as [`bilinear_weights`]) of a slice whose
+/// share is `share`/256 (a z slice of trilinear filtering, or one level of a mipmap
+/// blend): split along x first, `x1 = a·share` rounded ties up; then the two corners
+/// on the diagonal are rounded ties up, `w00 = (1-b)·x0` and `w11 = b·x1`, and the other
+/// two take the rest of their half. So a tie in the y split goes down in the x0 half and
+/// up in the x1 half. Measured on an H100: all 512 one-hot trilinear probes of
+/// tests/pending-capture/h100-s7/tex_filter_exact and the mipmap blends of mip_probe.
+/// With `share` 256 this equals [`bilinear_weights`].
 pub fn slice_weights(a: f32, b: f32, share: i32) -> [i32; 4] {
     let (a, b) = ((a * 256.0) as i32, (b * 256.0) as i32);
     let x1 = div256_half_up(a * share);
     let x0 = share - x1;
-    let (y0, y1) = (div256_half_even(b * x0), div256_half_even(b * x1));
-    [x0 - y0, x1 - y1, y0, y1]
+    let (w00, w11) = (div256_half_up((256 - b) * x0), div256_half_up(b * x1));
+    [w00, x1 - w11, x0 - w00, w11]
 }
 
 /// The 8 weights (1/256 units, x fastest) of trilinear filtering at fractions (a, b, g):
-/// the two z slices take 256 - g and g, each split as [`slice_weights`]. Close to the
-/// H100's (equal for most coordinates; some ties round the other way there).
+/// the two z slices take exactly 256 - g and g, each split as [`slice_weights`]
+/// (equal to the H100's for every probed coordinate).
 pub fn trilinear_weights(a: f32, b: f32, g: f32) -> [i32; 8] {
     let g = (g * 256.0) as i32;
     let (lo, hi) = (slice_weights(a, b, 256 - g), slice_weights(a, b, g));
@@ -172,6 +189,17 @@ mod tests {
         let w = trilinear_weights(64.0 / 256.0, 77.0 / 256.0, 156.0 / 256.0);
         assert_eq!(w, [52, 17, 23, 8, 82, 27, 35, 12]);
         assert_eq!(w.iter().sum::<i32>(), 256);
+        // Ties in the y split go down in the x0 half and up in the x1 half (H100).
+        let t = |a: i32, b: i32, g: i32| trilinear_weights(a as f32 / 256.0, b as f32 / 256.0, g as f32 / 256.0);
+        assert_eq!(t(128, 26, 128), [58, 57, 6, 7, 58, 57, 6, 7]);
+        assert_eq!(t(0, 26, 64), [173, 0, 19, 0, 58, 0, 6, 0]);
+        assert_eq!(t(26, 0, 64), [172, 20, 0, 0, 57, 7, 0, 0]);
+        assert_eq!(t(230, 64, 64), [14, 130, 5, 43, 5, 43, 1, 15]);
+        // With the whole share, the slice is the bilinear rule.
+        for (a, b) in [(26, 64), (77, 128), (230, 197)] {
+            let bw = bilinear_weights(a as f32 / 256.0, b as f32 / 256.0).map(|x| (x * 256.0) as i32);
+            assert_eq!(slice_weights(a as f32 / 256.0, b as f32 / 256.0, 256), bw);
+        }
         let mut v = [100, 100, 56];
         scale_weights(&mut v, 51);
         assert_eq!(v.iter().sum::<i32>(), 51);

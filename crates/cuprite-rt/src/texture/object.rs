@@ -5,6 +5,7 @@ use super::array::{self, Array};
 use super::filter::{self, Axis};
 use super::format::{ChannelDesc, Format};
 use super::mipmap::{self, MipmappedArray};
+use super::srgb;
 use crate::error::{self, CudaError, Result};
 use std::ffi::{c_char, c_void};
 
@@ -208,6 +209,9 @@ pub struct TexObj {
     pub mem: Memory,
     /// Every level of a mipmapped array, level 0 first; empty otherwise.
     pub mips: Box<[Memory]>,
+    /// `sRGB` in effect: 8-bit unsigned texels read as normalized floats, their colour
+    /// channels decoded through the H100's table (`srgb.rs`) before filtering.
+    pub srgb: bool,
 }
 
 impl TexObj {
@@ -235,11 +239,7 @@ impl TexObj {
         if normalized_read && (!f.is_integer() || f.bits == 32) {
             return Err(INVALID_NORM_SETTING);
         }
-        // sRGB decoding is done by the GPU at a precision not yet modelled: refuse it
-        // where it would change results rather than return different values.
-        if tex.srgb != 0 && f.bits == 8 && f.kind == super::format::KIND_UNSIGNED && normalized_read {
-            return Err(error::NOT_SUPPORTED);
-        }
+        let srgb = tex.srgb != 0 && f.bits == 8 && f.kind == super::format::KIND_UNSIGNED && normalized_read;
         let mut tex = *tex;
         // The GPU keeps a border colour only where an axis uses it (read back as 0).
         if !tex.address_mode.contains(&filter::BORDER) {
@@ -266,7 +266,7 @@ impl TexObj {
             row: mem.row as u64,
             base: mem.base,
         };
-        Ok(TexObj { fast, live: true, res: *res, tex, mem, mips })
+        Ok(TexObj { fast, live: true, res: *res, tex, mem, mips, srgb })
     }
 
     /// Destroys the object for device code: later fetches through it fail.
@@ -284,7 +284,11 @@ impl TexObj {
         match t {
             Some(p) => {
                 for (c, x) in v.iter_mut().enumerate().take(self.mem.format.channels) {
-                    *x = unsafe { self.mem.format.channel_f32(p, c) };
+                    *x = if self.srgb && srgb::decodes_channel(c) {
+                        srgb::DECODE[unsafe { *p.add(c) } as usize]
+                    } else {
+                        unsafe { self.mem.format.channel_f32(p, c) }
+                    };
                 }
             }
             None => v.copy_from_slice(&self.tex.border_color),
@@ -437,6 +441,9 @@ impl TexObj {
             return;
         }
         // Linear: 2^dims texels, x fastest.
+        for a in 0..dims {
+            tc[a] = axes[a].linear_coord(c[a], norm);
+        }
         let lw = [filter::linear(tc[0]), filter::linear(tc[1]), filter::linear(tc[2])];
         let mut w = [0i32; 8];
         let n = 1usize << dims;
@@ -468,7 +475,11 @@ impl TexObj {
         match t {
             Some(p) => {
                 for (c, x) in v.iter_mut().enumerate().take(self.mem.format.channels) {
-                    *x = unsafe { self.mem.format.channel_filter(p, c) };
+                    *x = if self.srgb && srgb::decodes_channel(c) {
+                        srgb::DECODE[unsafe { *p.add(c) } as usize] as f64
+                    } else {
+                        unsafe { self.mem.format.channel_filter(p, c) }
+                    };
                 }
             }
             None => {
@@ -491,19 +502,26 @@ impl TexObj {
             return write_f32(out, &self.texel_f32(taps.t[0])[..f.channels]);
         }
         let mut sum = [0f64; 4];
+        // sRGB channels: decoded texels weighted and summed in f32, as the H100 does.
+        let mut sum_srgb = [0f32; 4];
         let nc = f.channels;
+        let srgb_ch = |ch: usize| self.srgb && srgb::decodes_channel(ch);
         for k in 0..taps.n {
             if taps.w[k] != 0 {
                 let v = self.texel_filter(taps.t[k]);
                 for ch in 0..nc {
-                    sum[ch] += taps.w[k] as f64 * v[ch];
+                    if srgb_ch(ch) {
+                        sum_srgb[ch] += taps.w[k] as f32 * v[ch] as f32;
+                    } else {
+                        sum[ch] += taps.w[k] as f64 * v[ch];
+                    }
                 }
             }
         }
         let normalized = self.tex.read_mode == 1;
         let mut r = [0f32; 4];
         for ch in 0..nc {
-            r[ch] = f.quantize_filtered(sum[ch] / 256.0, normalized);
+            r[ch] = if srgb_ch(ch) { srgb::round_filtered(sum_srgb[ch] / 256.0) } else { f.quantize_filtered(sum[ch] / 256.0, normalized) };
         }
         write_f32(out, &r[..nc]);
     }
