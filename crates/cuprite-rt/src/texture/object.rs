@@ -210,8 +210,10 @@ pub struct TexObj {
     /// Every level of a mipmapped array, level 0 first; empty otherwise.
     pub mips: Box<[Memory]>,
     /// `sRGB` in effect: 8-bit unsigned texels read as normalized floats, their colour
-    /// channels decoded through the H100's table (`srgb.rs`) before filtering.
+    /// channels decoded through the H100's table (`srgb.rs`).
     pub srgb: bool,
+    /// The border colour as fetches return it (see [`border_as_read`]).
+    pub border: [f32; 4],
 }
 
 impl TexObj {
@@ -240,6 +242,11 @@ impl TexObj {
             return Err(INVALID_NORM_SETTING);
         }
         let srgb = tex.srgb != 0 && f.bits == 8 && f.kind == super::format::KIND_UNSIGNED && normalized_read;
+        // The H100 filters sRGB texels neither as the decoded values' weighted sum nor as
+        // the decoded weighted code (measured, tex_srgb): refuse what is not modelled.
+        if srgb && (tex.filter_mode == 1 || linear_mips) {
+            return Err(error::NOT_SUPPORTED);
+        }
         let mut tex = *tex;
         // The GPU keeps a border colour only where an axis uses it (read back as 0).
         if !tex.address_mode.contains(&filter::BORDER) {
@@ -266,7 +273,8 @@ impl TexObj {
             row: mem.row as u64,
             base: mem.base,
         };
-        Ok(TexObj { fast, live: true, res: *res, tex, mem, mips, srgb })
+        let border = border_as_read(tex.border_color, f, normalized_read, srgb);
+        Ok(TexObj { fast, live: true, res: *res, tex, mem, mips, srgb, border })
     }
 
     /// Destroys the object for device code: later fetches through it fail.
@@ -284,14 +292,14 @@ impl TexObj {
         match t {
             Some(p) => {
                 for (c, x) in v.iter_mut().enumerate().take(self.mem.format.channels) {
-                    *x = if self.srgb && srgb::decodes_channel(c) {
+                    *x = if self.srgb && srgb::decodes_channel(c, self.mem.format.channels) {
                         srgb::DECODE[unsafe { *p.add(c) } as usize]
                     } else {
                         unsafe { self.mem.format.channel_f32(p, c) }
                     };
                 }
             }
-            None => v.copy_from_slice(&self.tex.border_color),
+            None => v.copy_from_slice(&self.border),
         }
         v
     }
@@ -475,15 +483,11 @@ impl TexObj {
         match t {
             Some(p) => {
                 for (c, x) in v.iter_mut().enumerate().take(self.mem.format.channels) {
-                    *x = if self.srgb && srgb::decodes_channel(c) {
-                        srgb::DECODE[unsafe { *p.add(c) } as usize] as f64
-                    } else {
-                        unsafe { self.mem.format.channel_filter(p, c) }
-                    };
+                    *x = unsafe { self.mem.format.channel_filter(p, c) };
                 }
             }
             None => {
-                for (x, b) in v.iter_mut().zip(self.tex.border_color) {
+                for (x, b) in v.iter_mut().zip(self.border) {
                     *x = b as f64;
                 }
             }
@@ -501,30 +505,47 @@ impl TexObj {
         if taps.n == 1 && self.tex.filter_mode == 0 {
             return write_f32(out, &self.texel_f32(taps.t[0])[..f.channels]);
         }
+        // (sRGB textures never get here: only point sampling of them is accepted.)
         let mut sum = [0f64; 4];
-        // sRGB channels: decoded texels weighted and summed in f32, as the H100 does.
-        let mut sum_srgb = [0f32; 4];
         let nc = f.channels;
-        let srgb_ch = |ch: usize| self.srgb && srgb::decodes_channel(ch);
         for k in 0..taps.n {
             if taps.w[k] != 0 {
                 let v = self.texel_filter(taps.t[k]);
                 for ch in 0..nc {
-                    if srgb_ch(ch) {
-                        sum_srgb[ch] += taps.w[k] as f32 * v[ch] as f32;
-                    } else {
-                        sum[ch] += taps.w[k] as f64 * v[ch];
-                    }
+                    sum[ch] += taps.w[k] as f64 * v[ch];
                 }
             }
         }
         let normalized = self.tex.read_mode == 1;
         let mut r = [0f32; 4];
         for ch in 0..nc {
-            r[ch] = if srgb_ch(ch) { srgb::round_filtered(sum_srgb[ch] / 256.0) } else { f.quantize_filtered(sum[ch] / 256.0, normalized) };
+            r[ch] = f.quantize_filtered(sum[ch] / 256.0, normalized);
         }
         write_f32(out, &r[..nc]);
     }
+}
+
+/// The border colour as a fetch returns it. Integer texels read as normalized floats get
+/// it converted to their format first (measured on an H100 for 8-bit unsigned texels:
+/// 0.5 reads as 127/255 and 7.5 as 1; sRGB channels take the code the colour encodes
+/// to, decoded: 0.5 reads as 0.50390625); the same truncating conversion is assumed for
+/// 16-bit and signed texels. Float texels keep it as given.
+fn border_as_read(b: [f32; 4], f: Format, normalized_read: bool, srgb: bool) -> [f32; 4] {
+    if !normalized_read {
+        return b;
+    }
+    let max = ((1u32 << (f.bits - u32::from(f.kind == super::format::KIND_SIGNED))) - 1) as f32;
+    let mut r = b;
+    for (c, x) in r.iter_mut().enumerate() {
+        *x = if srgb && srgb::decodes_channel(c, f.channels) {
+            srgb::DECODE[srgb::encode(*x) as usize]
+        } else if f.kind == super::format::KIND_SIGNED {
+            (x.clamp(-1.0, 1.0) * max).trunc() / max
+        } else {
+            (x.clamp(0.0, 1.0) * max).floor() / max
+        };
+    }
+    r
 }
 
 /// The texels one fetch reads and their weights in 1/256 units (up to 2 levels of 8).

@@ -1,7 +1,10 @@
 //! sRGB decoding of 8-bit texels read as normalized floats with `cudaTextureDesc::sRGB`:
 //! the H100's decode table (the sRGB transfer function at 9 significant bits, measured
-//! for every byte value on an H100 by tests/pending-capture/h100-s7/srgb_probe) and the
-//! rounding of a filtered sum, which the texture unit returns as a binary16 value.
+//! for every byte value on an H100 by tests/pending-capture/h100-s7/srgb_probe and
+//! tests/conformance/tex_srgb). Only point sampling is modelled: linear filtering of
+//! sRGB texels on the H100 is neither the weighted sum of the decoded texels nor the
+//! decoded weighted code (1D neighbours match the first, rounded to binary16; 2D
+//! footprints and distant codes do not), so `TexObj::new` refuses it.
 
 /// The linear value of each 8-bit sRGB code as the H100 returns it (point sampling).
 pub const DECODE: [f32; 256] = [
@@ -39,23 +42,23 @@ pub const DECODE: [f32; 256] = [
     0.9375, 0.9453125, 0.953125, 0.9609375, 0.9765625, 0.984375, 0.9921875, 1.0,
 ];
 
-/// Whether channel `c` is sRGB-decoded: red, green and blue; alpha stays linear.
-pub fn decodes_channel(c: usize) -> bool {
-    c < 3
+/// Whether channel `c` of a texel with `channels` channels is sRGB-decoded: red, green
+/// and blue of a 4-channel texel, the first of a 1- or 2-channel one (measured on an
+/// H100: a `uchar2`'s second channel and a `uchar4`'s alpha read linear).
+pub fn decodes_channel(c: usize, channels: usize) -> bool {
+    if channels == 2 {
+        c == 0
+    } else {
+        c < 3
+    }
 }
 
-/// A filtered sRGB sum (the texels decoded first, weighted in f32) as the texture unit
-/// returns it: rounded to the nearest binary16 value, ties away from zero (measured: 192
-/// linear reads of tests/pending-capture/h100-s7/srgb_probe).
-pub fn round_filtered(v: f32) -> f32 {
-    if v == 0.0 || !v.is_finite() {
-        return v;
-    }
-    // The step of binary16 at |v|: 2^(e - 10), with e at least -14 (subnormals).
-    let e = ((((v.to_bits() >> 23) & 0xff) as i32) - 127).max(-14);
-    let step = (2f64).powi(e - 10);
-    let q = (v.abs() as f64 / step + 0.5).floor() * step;
-    (q.min(65504.0) as f32).copysign(v)
+/// The sRGB code (0..255) of a linear value in [0, 1]: the sRGB transfer function,
+/// rounded to nearest.
+pub fn encode(v: f32) -> u8 {
+    let v = v.clamp(0.0, 1.0) as f64;
+    let s = if v <= 0.003_130_8 { v * 12.92 } else { 1.055 * v.powf(1.0 / 2.4) - 0.055 };
+    (s * 255.0).round().clamp(0.0, 255.0) as u8
 }
 
 #[cfg(test)]
@@ -72,16 +75,11 @@ mod tests {
     }
 
     #[test]
-    fn filtered_sums_round_to_half_ties_up() {
-        // srgb_probe: texels 244 and 243 (0.90625, 0.89453125), weight 218/256:
-        // 0.89627075 → 0.896484375 (binary16 steps of 2^-11 there).
-        let v = (38.0 * DECODE[244] + 218.0 * DECODE[243]) / 256.0;
-        assert_eq!(round_filtered(v), 0.896_484_375);
-        // A tie goes up: texels 243 and 242 at 56/256 → 0.892822265625 exactly.
-        let t = (200.0 * DECODE[243] + 56.0 * DECODE[242]) / 256.0;
-        assert_eq!(t, 0.892_822_265_625);
-        assert_eq!(round_filtered(t), 0.893_066_406_25);
-        assert_eq!(round_filtered(0.0), 0.0);
-        assert_eq!(round_filtered(-0.75), -0.75);
+    fn border_colours_take_the_code_they_encode_to() {
+        // H100 (tex_srgb): border 0.25, 0.5, 0.75 read back as 0.25, 0.50390625, 0.75390625.
+        assert_eq!(DECODE[encode(0.25) as usize], 0.25);
+        assert_eq!(DECODE[encode(0.5) as usize], 0.503_906_25);
+        assert_eq!(DECODE[encode(0.75) as usize], 0.753_906_25);
+        assert!(decodes_channel(0, 2) && !decodes_channel(1, 2) && !decodes_channel(3, 4));
     }
 }
