@@ -183,7 +183,11 @@ impl Memory {
 /// (`__cu_tex_fast` in crates/cuprite-cpu/src/prelude.h; keep the two in step): `kind`
 /// 1 when a fetch is a plain texel read there, nearest-point sampling of a 1D or 2D
 /// array or pitch-2D memory of one 4-byte channel read as elements, clamp addressing,
-/// one level; 0 otherwise (every other fetch, and a destroyed object, calls the runtime).
+/// one level; 2 when it is bilinear filtering of such texels with clamp addressing (any
+/// mode but border, for unnormalized coordinates), done there exactly as `taps_with` and
+/// `resolve` do it; 3 when it is nearest-point sampling with normalized coordinates and
+/// wrap addressing; 0 otherwise (every other fetch, and a destroyed object, calls the
+/// runtime).
 #[repr(C)]
 pub struct FastPath {
     pub kind: u32,
@@ -252,21 +256,32 @@ impl TexObj {
         if !tex.address_mode.contains(&filter::BORDER) {
             tex.border_color = [0.0; 4];
         }
-        let plain = !mem.linear
+        let one_texel_read = !mem.linear
             && mem.dims == 2
             && mem.layers == 1
             && mips.len() <= 1
-            && tex.filter_mode == 0
             && tex.read_mode == 0
             && f.channels == 1
             && f.bits == 32
-            && tex.address_mode[0] == filter::CLAMP
-            && tex.address_mode[1] == filter::CLAMP
             // Texel indices are clamped in float, exact below 2^24.
             && mem.size[0] <= 1 << 24
             && mem.size[1] <= 1 << 24;
+        let clamp_both = tex.address_mode[0] == filter::CLAMP && tex.address_mode[1] == filter::CLAMP;
+        let plain = one_texel_read && tex.filter_mode == 0 && clamp_both;
+        // Unnormalized coordinates clamp in every mode but border.
+        let clamps = |m: i32| if tex.normalized_coords != 0 { m == filter::CLAMP } else { m != filter::BORDER };
+        let bilinear = one_texel_read
+            && tex.filter_mode == 1
+            && f.kind == super::format::KIND_FLOAT
+            && clamps(tex.address_mode[0])
+            && clamps(tex.address_mode[1]);
+        let wrapped = one_texel_read
+            && tex.filter_mode == 0
+            && tex.normalized_coords != 0
+            && tex.address_mode[0] == filter::WRAP
+            && tex.address_mode[1] == filter::WRAP;
         let fast = FastPath {
-            kind: plain as u32,
+            kind: if plain { 1 } else if bilinear { 2 } else if wrapped { 3 } else { 0 },
             width: mem.size[0] as u32,
             height: mem.size[1] as u32,
             normalized: (tex.normalized_coords != 0) as u32,
