@@ -3,9 +3,7 @@
 // pseudo-random coordinates inside and outside it in every address mode (wrap, clamp,
 // mirror, border), normalized and unnormalized coordinates, point and linear; a 3x3x2
 // uchar array read as normalized floats (linear); and a mipmapped 3D array (4x4x4 and
-// 2x2x2 levels) read with tex3DLod, linear within a level, the nearest level.
-// Left out, since Cuprite does not yet equal the H100 there: the linear blend between the
-// levels of a mipmapped 3D array (its capture is tests/pending-capture/h100-s8/).
+// 2x2x2 levels) read with tex3DLod, linear within a level, point and linear between levels.
 // Every value is printed with 9 significant digits (round-trip exact for fp32).
 // Expected output: captured from nvcc 13.0 -arch=sm_90 on an NVIDIA H100 (the run tool).
 #include <cstdio>
@@ -121,7 +119,7 @@ int main() {
     const float lods[] = {0.0f, 0.25f, 0.5f, 0.8f, 1.0f};
     for (int i = 0; i < n; i++) c[i] = make_float4((rnd() % 1024) / 1024.0f, (rnd() % 1024) / 1024.0f, (rnd() % 1024) / 1024.0f, lods[i % 5]);
     cudaResourceDesc r; memset(&r, 0, sizeof(r)); r.resType = cudaResourceTypeMipmappedArray; r.res.mipmap.mipmap = m;
-    for (int mip = 0; mip < 1; mip++) {
+    for (int mip = 0; mip < 2; mip++) {
       cudaTextureObject_t t = make(r, 1, 1, 1, 0, mip);
       char label[64]; snprintf(label, sizeof label, "mipmapped 3D lod, mipmap filter %s", mip ? "linear" : "point");
       run(true, t, c, n, label);

@@ -125,12 +125,19 @@ pub fn slice_weights(a: f32, b: f32, share: i32) -> [i32; 4] {
     [w00, x1 - w11, x0 - w00, w11]
 }
 
-/// The 8 weights (1/256 units, x fastest) of trilinear filtering at fractions (a, b, g):
-/// the two z slices take exactly 256 - g and g, each split as [`slice_weights`]
-/// (equal to the H100's for every probed coordinate).
-pub fn trilinear_weights(a: f32, b: f32, g: f32) -> [i32; 8] {
-    let g = (g * 256.0) as i32;
-    let (lo, hi) = (slice_weights(a, b, 256 - g), slice_weights(a, b, g));
+/// `n / 256` rounded to nearest, ties down.
+fn div256_half_down(n: i32) -> i32 {
+    (n + 127) >> 8
+}
+
+/// The 8 weights (1/256 units, x fastest) of trilinear filtering at fractions (a, b, g)
+/// for a level whose share is `share`/256: the upper z slice takes `g·share` rounded ties
+/// down (exactly g for the whole share), the lower the rest, each split as
+/// [`slice_weights`]. Equal to the H100's for every probed coordinate, level blends of
+/// mipmapped 3D arrays included (tex_trilinear_modes).
+pub fn trilinear_weights(a: f32, b: f32, g: f32, share: i32) -> [i32; 8] {
+    let z1 = div256_half_down((g * 256.0) as i32 * share);
+    let (lo, hi) = (slice_weights(a, b, share - z1), slice_weights(a, b, z1));
     [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
 }
 
@@ -186,11 +193,11 @@ mod tests {
         assert_eq!(slice_weights(96.0 / 256.0, 0.0, 180), [112, 68, 0, 0]);
         assert_eq!(slice_weights(0.0, 0.0, 76), [76, 0, 0, 0]);
         // 3D texture (tex_filter_exact's one-hot texels): (a, b, g) = (64, 77, 156)/256.
-        let w = trilinear_weights(64.0 / 256.0, 77.0 / 256.0, 156.0 / 256.0);
+        let w = trilinear_weights(64.0 / 256.0, 77.0 / 256.0, 156.0 / 256.0, 256);
         assert_eq!(w, [52, 17, 23, 8, 82, 27, 35, 12]);
         assert_eq!(w.iter().sum::<i32>(), 256);
         // Ties in the y split go down in the x0 half and up in the x1 half (H100).
-        let t = |a: i32, b: i32, g: i32| trilinear_weights(a as f32 / 256.0, b as f32 / 256.0, g as f32 / 256.0);
+        let t = |a: i32, b: i32, g: i32| trilinear_weights(a as f32 / 256.0, b as f32 / 256.0, g as f32 / 256.0, 256);
         assert_eq!(t(128, 26, 128), [58, 57, 6, 7, 58, 57, 6, 7]);
         assert_eq!(t(0, 26, 64), [173, 0, 19, 0, 58, 0, 6, 0]);
         assert_eq!(t(26, 0, 64), [172, 20, 0, 0, 57, 7, 0, 0]);

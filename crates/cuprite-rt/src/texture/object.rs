@@ -471,10 +471,7 @@ impl TexObj {
         let mut w = [0i32; 8];
         let n = 1usize << dims;
         if dims == 3 {
-            w = filter::trilinear_weights(lw[0].1, lw[1].1, lw[2].1);
-            if share != 256 {
-                filter::scale_weights(&mut w, share);
-            }
+            w = filter::trilinear_weights(lw[0].1, lw[1].1, lw[2].1, share);
         } else if share == 256 {
             let b = filter::bilinear_weights(lw[0].1, lw[1].1);
             for k in 0..4 {
