@@ -349,24 +349,30 @@ impl TexObj {
     /// texels of level 0 (gradients count in normalized units even with unnormalized
     /// coordinates, as on the H100); with `maxAnisotropy` N > 1, of the longer divided by
     /// min(N, ceil(longer / shorter)), the number of samples anisotropic filtering takes
-    /// along it. The H100 measures a gradient's length with its own approximation
-    /// (between max(|x|, |y|) and the Euclidean length); this uses the Euclidean length,
-    /// so levels derived from gradients off the axes differ in the last bits.
+    /// along it. The level keeps 8 fractional bits, rounded up (`ceil(256·log2 len)`,
+    /// exact on the H100 for lengths of 1..16 texels along an axis). A 1D or 2D
+    /// gradient's length is the H100's approximation as far as it is modelled
+    /// ([`filter::gradient_length`]); 3D gradients use the Euclidean length (not measured).
     fn grad_lod(&self, dx: [f32; 3], dy: [f32; 3]) -> f32 {
         let m = &self.mem;
         let len = |d: [f32; 3]| {
-            let mut s = 0f64;
-            for a in 0..m.dims {
-                let t = d[a] as f64 * m.size[a] as f64;
-                s += t * t;
+            let t = |a: usize| if a < m.dims { d[a] as f64 * m.size[a] as f64 } else { 0.0 };
+            if m.dims <= 2 {
+                filter::gradient_length(t(0), t(1))
+            } else {
+                (t(0) * t(0) + t(1) * t(1) + t(2) * t(2)).sqrt()
             }
-            s.sqrt()
         };
         let (a, b) = (len(dx), len(dy));
         let (major, minor) = (a.max(b), a.min(b));
         let n = self.tex.max_anisotropy;
         let samples = if n > 1 { if minor > 0.0 { (major / minor).ceil().min(n as f64) } else { n as f64 } } else { 1.0 };
-        (major / samples).log2() as f32
+        let lod = (major / samples).log2();
+        if lod.is_finite() {
+            ((lod * 256.0).ceil() / 256.0) as f32
+        } else {
+            lod as f32
+        }
     }
 
     /// The level of detail after `mipmapLevelBias` (not applied to fetches without a
