@@ -108,7 +108,10 @@ int __cuprite_surf_access(uint64_t obj, int dims, int x, int y, int z, void *dat
                           int write, const char **msg);
 /* The start of a texture object (`FastPath` in crates/cuprite-rt/src/texture/object.rs;
  * keep the two in step): kind 1 when a fetch is a plain read of one 4-byte texel
- * (nearest-point, clamp, one level, 1D/2D array or pitch-2D memory, read as elements). */
+ * (nearest-point, clamp, one level, 1D/2D array or pitch-2D memory, read as elements);
+ * kind 2 when it is bilinear filtering of one float channel with clamp addressing (any
+ * mode but border, for unnormalized coordinates), otherwise as kind 1; kind 3 when it is
+ * nearest-point with normalized coordinates and wrap addressing, otherwise as kind 1. */
 struct __cu_tex_fast { uint32_t kind, width, height, normalized; uint64_t row; const char *base; };
 /* A 4-byte tex1D/tex2D fetch: read in line for plain objects, through the runtime
  * otherwise. Not inlined, but with a SIMD clone (`declare simd`), so that a thread loop
@@ -124,6 +127,41 @@ __attribute__((noinline, unused)) static uint32_t __cu_tex_fetch4(uint64_t o, in
         float ix = fminf(fmaxf(floorf(fx), 0.0f), (float)(f->width - 1u));
         float iy = fminf(fmaxf(floorf(fy), 0.0f), (float)(f->height - 1u));
         memcpy(&v, f->base + (uint64_t)iy * f->row + (uint64_t)ix * 4u, 4);
+        return v;
+    }
+    if (o > 1 && f->kind == 3 && x - x == 0.0f && y - y == 0.0f) {
+        /* Wrap as Axis::texel_coord and Axis::address do: frac(x) scaled, floored, and
+         * the one index that can reach the size (frac rounding up to 1) wrapped to 0. */
+        float w = (float)f->width, h = (float)f->height;
+        float ix = floorf((x - floorf(x)) * w), iy = floorf((y - floorf(y)) * h);
+        if (ix >= w) ix -= w;
+        if (iy >= h) iy -= h;
+        memcpy(&v, f->base + (uint64_t)iy * f->row + (uint64_t)ix * 4u, 4);
+        return v;
+    }
+    if (o > 1 && f->kind == 2 && x == x && y == y) {
+        /* As the runtime filters (filter.rs, object.rs): the footprint kept between the
+         * first and last texel centres, weights in 1/256 with the product rounded, the
+         * sum exact in double. */
+        float w = (float)f->width, h = (float)f->height;
+        float fx = fminf(fmaxf(f->normalized ? x * w : x, 0.5f), w - 0.5f) - 0.5f;
+        float fy = fminf(fmaxf(f->normalized ? y * h : y, 0.5f), h - 0.5f) - 0.5f;
+        float ix = floorf(fx), iy = floorf(fy);
+        int a = (int)roundf((fx - ix) * 256.0f), b = (int)roundf((fy - iy) * 256.0f);
+        uint32_t x0 = (uint32_t)ix, y0 = (uint32_t)iy;
+        uint32_t x1 = x0 + 1u < f->width ? x0 + 1u : x0, y1 = y0 + 1u < f->height ? y0 + 1u : y0;
+        int w11 = (a * b + 128) >> 8, w10 = a - w11, w01 = b - w11, w00 = 256 - a - b + w11;
+        const char *r0 = f->base + (uint64_t)y0 * f->row, *r1 = f->base + (uint64_t)y1 * f->row;
+        float t00, t10, t01, t11;
+        memcpy(&t00, r0 + (uint64_t)x0 * 4u, 4); memcpy(&t10, r0 + (uint64_t)x1 * 4u, 4);
+        memcpy(&t01, r1 + (uint64_t)x0 * 4u, 4); memcpy(&t11, r1 + (uint64_t)x1 * 4u, 4);
+        double s = 0.0;
+        if (w00) s += (double)w00 * t00;
+        if (w10) s += (double)w10 * t10;
+        if (w01) s += (double)w01 * t01;
+        if (w11) s += (double)w11 * t11;
+        float r = (float)(s / 256.0);
+        memcpy(&v, &r, 4);
         return v;
     }
     const char *m = 0;

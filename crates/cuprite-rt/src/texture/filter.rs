@@ -36,6 +36,25 @@ impl Axis {
         }
     }
 
+    /// The texel-space coordinate linear filtering splits, from the fetch's coordinate
+    /// `x`. With clamp addressing (every mode but border, for unnormalized coordinates)
+    /// it is kept between the first and last texel centres, so a footprint past the edge
+    /// is the edge texel at full weight. With mirror it is not mirrored: the footprint is
+    /// split where it falls and its texels are mirrored ([`Axis::address`]), so the
+    /// weights keep their orientation. Only the weights' rounding tells these apart: in
+    /// 3D a tie rounds by the corner's side (measured on an H100, tex_filter_exact).
+    pub fn linear_coord(&self, x: f32, normalized: bool) -> f32 {
+        if normalized && self.mode == MIRROR {
+            return x * self.size as f32;
+        }
+        let t = self.texel_coord(x, normalized);
+        if self.mode == CLAMP || (!normalized && self.mode != BORDER) {
+            t.clamp(0.5, self.size as f32 - 0.5)
+        } else {
+            t
+        }
+    }
+
     /// The texel an integer index addresses, or `None` for the border colour.
     pub fn address(&self, i: i64, normalized: bool) -> Option<usize> {
         let n = self.size as i64;
@@ -90,31 +109,54 @@ fn div256_half_up(n: i32) -> i32 {
     (n + 128) >> 8
 }
 
-/// `n / 256` rounded to nearest, ties to even.
-fn div256_half_even(n: i32) -> i32 {
-    let (q, r) = (n >> 8, n & 255);
-    q + i32::from(r > 128 || (r == 128 && q & 1 == 1))
-}
-
-/// The bilinear weights (1/256 units, order as [`bilinear_weights`]) of one level of a
-/// trilinear blend whose share is `share`/256: split along x first (ties up), then each
-/// half along y (ties to even). Measured on an H100: mipmap blending between two levels
-/// equals this for every probed coordinate and level weight.
+/// The bilinear weights (1/256 units, order as [`bilinear_weights`]) of a slice whose
+/// share is `share`/256 (a z slice of trilinear filtering, or one level of a mipmap
+/// blend): split along x first, `x1 = a·share` rounded ties up; then the two corners
+/// on the diagonal are rounded ties up, `w00 = (1-b)·x0` and `w11 = b·x1`, and the other
+/// two take the rest of their half. So a tie in the y split goes down in the x0 half and
+/// up in the x1 half. Measured on an H100: all 512 one-hot trilinear probes of
+/// tests/pending-capture/h100-s7/tex_filter_exact and the mipmap blends of mip_probe.
+/// With `share` 256 this equals [`bilinear_weights`].
 pub fn slice_weights(a: f32, b: f32, share: i32) -> [i32; 4] {
     let (a, b) = ((a * 256.0) as i32, (b * 256.0) as i32);
     let x1 = div256_half_up(a * share);
     let x0 = share - x1;
-    let (y0, y1) = (div256_half_even(b * x0), div256_half_even(b * x1));
-    [x0 - y0, x1 - y1, y0, y1]
+    let (w00, w11) = (div256_half_up((256 - b) * x0), div256_half_up(b * x1));
+    [w00, x1 - w11, x0 - w00, w11]
 }
 
-/// The 8 weights (1/256 units, x fastest) of trilinear filtering at fractions (a, b, g):
-/// the two z slices take 256 - g and g, each split as [`slice_weights`]. Close to the
-/// H100's (equal for most coordinates; some ties round the other way there).
-pub fn trilinear_weights(a: f32, b: f32, g: f32) -> [i32; 8] {
-    let g = (g * 256.0) as i32;
-    let (lo, hi) = (slice_weights(a, b, 256 - g), slice_weights(a, b, g));
+/// `n / 256` rounded to nearest, ties down.
+fn div256_half_down(n: i32) -> i32 {
+    (n + 127) >> 8
+}
+
+/// The 8 weights (1/256 units, x fastest) of trilinear filtering at fractions (a, b, g)
+/// for a level whose share is `share`/256: the upper z slice takes `g·share` rounded ties
+/// down (exactly g for the whole share), the lower the rest, each split as
+/// [`slice_weights`]. Equal to the H100's for every probed coordinate, level blends of
+/// mipmapped 3D arrays included (tex_trilinear_modes).
+pub fn trilinear_weights(a: f32, b: f32, g: f32, share: i32) -> [i32; 8] {
+    let z1 = div256_half_down((g * 256.0) as i32 * share);
+    let (lo, hi) = (slice_weights(a, b, share - z1), slice_weights(a, b, z1));
     [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+}
+
+/// The length the H100 gives a 2D gradient (x, y) in texels when it selects a mipmap
+/// level: `max + 11/32·min` of the components' magnitudes, truncated to 9 significant
+/// bits. A model fitted to measurements (tests/pending-capture/h100-s7/mip_probe and
+/// h100-s8/tex_snorm_grad_probe): with `ceil(256·log2 len)` it gives the H100's level
+/// for 264 of 289 integer gradients up to 16 texels and 155 of 180 gradients at angles,
+/// the rest within 1/256 (the Euclidean length is off by up to 20/256 at 45°).
+pub fn gradient_length(x: f64, y: f64) -> f64 {
+    let (x, y) = (x.abs(), y.abs());
+    let l = x.max(y) + 0.343_75 * x.min(y);
+    if l == 0.0 || !l.is_finite() {
+        return l;
+    }
+    // Keep 9 significant bits: scale by the power of two below l, truncate, scale back.
+    let e = l.log2().floor();
+    let q = 2f64.powf(e - 8.0);
+    (l / q).floor() * q
 }
 
 /// Weights (1/256 units) scaled to a share of `share`/256, each rounded (ties up) and the
@@ -169,12 +211,36 @@ mod tests {
         assert_eq!(slice_weights(96.0 / 256.0, 0.0, 180), [112, 68, 0, 0]);
         assert_eq!(slice_weights(0.0, 0.0, 76), [76, 0, 0, 0]);
         // 3D texture (tex_filter_exact's one-hot texels): (a, b, g) = (64, 77, 156)/256.
-        let w = trilinear_weights(64.0 / 256.0, 77.0 / 256.0, 156.0 / 256.0);
+        let w = trilinear_weights(64.0 / 256.0, 77.0 / 256.0, 156.0 / 256.0, 256);
         assert_eq!(w, [52, 17, 23, 8, 82, 27, 35, 12]);
         assert_eq!(w.iter().sum::<i32>(), 256);
+        // Ties in the y split go down in the x0 half and up in the x1 half (H100).
+        let t = |a: i32, b: i32, g: i32| trilinear_weights(a as f32 / 256.0, b as f32 / 256.0, g as f32 / 256.0, 256);
+        assert_eq!(t(128, 26, 128), [58, 57, 6, 7, 58, 57, 6, 7]);
+        assert_eq!(t(0, 26, 64), [173, 0, 19, 0, 58, 0, 6, 0]);
+        assert_eq!(t(26, 0, 64), [172, 20, 0, 0, 57, 7, 0, 0]);
+        assert_eq!(t(230, 64, 64), [14, 130, 5, 43, 5, 43, 1, 15]);
+        // With the whole share, the slice is the bilinear rule.
+        for (a, b) in [(26, 64), (77, 128), (230, 197)] {
+            let bw = bilinear_weights(a as f32 / 256.0, b as f32 / 256.0).map(|x| (x * 256.0) as i32);
+            assert_eq!(slice_weights(a as f32 / 256.0, b as f32 / 256.0, 256), bw);
+        }
         let mut v = [100, 100, 56];
         scale_weights(&mut v, 51);
         assert_eq!(v.iter().sum::<i32>(), 51);
+    }
+
+    #[test]
+    fn gradient_lengths_as_the_h100_measures_them() {
+        let lod = |x: f64, y: f64| (gradient_length(x, y).log2() * 256.0).ceil() as i32;
+        // Along an axis: the level of 3 texels is 406/256 (log2 3 = 405.75/256), of 5 595.
+        assert_eq!(lod(3.0, 0.0), 406);
+        assert_eq!(lod(0.0, 5.0), 595);
+        assert_eq!(lod(2.0, 0.0), 256);
+        // Off the axes (H100): (1, 1) → 110/256, (15, 3) → 1024, (2, 3) → 482.
+        assert_eq!(lod(1.0, 1.0), 110);
+        assert_eq!(lod(15.0, 3.0), 1024);
+        assert_eq!(lod(2.0, 3.0), 482);
     }
 
     #[test]

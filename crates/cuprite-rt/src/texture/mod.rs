@@ -12,3 +12,4 @@ pub mod filter;
 pub mod format;
 pub mod mipmap;
 pub mod object;
+pub mod srgb;

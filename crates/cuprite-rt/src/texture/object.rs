@@ -5,6 +5,7 @@ use super::array::{self, Array};
 use super::filter::{self, Axis};
 use super::format::{ChannelDesc, Format};
 use super::mipmap::{self, MipmappedArray};
+use super::srgb;
 use crate::error::{self, CudaError, Result};
 use std::ffi::{c_char, c_void};
 
@@ -182,7 +183,11 @@ impl Memory {
 /// (`__cu_tex_fast` in crates/cuprite-cpu/src/prelude.h; keep the two in step): `kind`
 /// 1 when a fetch is a plain texel read there, nearest-point sampling of a 1D or 2D
 /// array or pitch-2D memory of one 4-byte channel read as elements, clamp addressing,
-/// one level; 0 otherwise (every other fetch, and a destroyed object, calls the runtime).
+/// one level; 2 when it is bilinear filtering of such texels with clamp addressing (any
+/// mode but border, for unnormalized coordinates), done there exactly as `taps_with` and
+/// `resolve` do it; 3 when it is nearest-point sampling with normalized coordinates and
+/// wrap addressing; 0 otherwise (every other fetch, and a destroyed object, calls the
+/// runtime).
 #[repr(C)]
 pub struct FastPath {
     pub kind: u32,
@@ -208,6 +213,11 @@ pub struct TexObj {
     pub mem: Memory,
     /// Every level of a mipmapped array, level 0 first; empty otherwise.
     pub mips: Box<[Memory]>,
+    /// `sRGB` in effect: 8-bit unsigned texels read as normalized floats, their colour
+    /// channels decoded through the H100's table (`srgb.rs`).
+    pub srgb: bool,
+    /// The border colour as fetches return it (see [`border_as_read`]).
+    pub border: [f32; 4],
 }
 
 impl TexObj {
@@ -235,9 +245,10 @@ impl TexObj {
         if normalized_read && (!f.is_integer() || f.bits == 32) {
             return Err(INVALID_NORM_SETTING);
         }
-        // sRGB decoding is done by the GPU at a precision not yet modelled: refuse it
-        // where it would change results rather than return different values.
-        if tex.srgb != 0 && f.bits == 8 && f.kind == super::format::KIND_UNSIGNED && normalized_read {
+        let srgb = tex.srgb != 0 && f.bits == 8 && f.kind == super::format::KIND_UNSIGNED && normalized_read;
+        // The H100 filters sRGB texels neither as the decoded values' weighted sum nor as
+        // the decoded weighted code (measured, tex_srgb): refuse what is not modelled.
+        if srgb && (tex.filter_mode == 1 || linear_mips) {
             return Err(error::NOT_SUPPORTED);
         }
         let mut tex = *tex;
@@ -245,28 +256,40 @@ impl TexObj {
         if !tex.address_mode.contains(&filter::BORDER) {
             tex.border_color = [0.0; 4];
         }
-        let plain = !mem.linear
+        let one_texel_read = !mem.linear
             && mem.dims == 2
             && mem.layers == 1
             && mips.len() <= 1
-            && tex.filter_mode == 0
             && tex.read_mode == 0
             && f.channels == 1
             && f.bits == 32
-            && tex.address_mode[0] == filter::CLAMP
-            && tex.address_mode[1] == filter::CLAMP
             // Texel indices are clamped in float, exact below 2^24.
             && mem.size[0] <= 1 << 24
             && mem.size[1] <= 1 << 24;
+        let clamp_both = tex.address_mode[0] == filter::CLAMP && tex.address_mode[1] == filter::CLAMP;
+        let plain = one_texel_read && tex.filter_mode == 0 && clamp_both;
+        // Unnormalized coordinates clamp in every mode but border.
+        let clamps = |m: i32| if tex.normalized_coords != 0 { m == filter::CLAMP } else { m != filter::BORDER };
+        let bilinear = one_texel_read
+            && tex.filter_mode == 1
+            && f.kind == super::format::KIND_FLOAT
+            && clamps(tex.address_mode[0])
+            && clamps(tex.address_mode[1]);
+        let wrapped = one_texel_read
+            && tex.filter_mode == 0
+            && tex.normalized_coords != 0
+            && tex.address_mode[0] == filter::WRAP
+            && tex.address_mode[1] == filter::WRAP;
         let fast = FastPath {
-            kind: plain as u32,
+            kind: if plain { 1 } else if bilinear { 2 } else if wrapped { 3 } else { 0 },
             width: mem.size[0] as u32,
             height: mem.size[1] as u32,
             normalized: (tex.normalized_coords != 0) as u32,
             row: mem.row as u64,
             base: mem.base,
         };
-        Ok(TexObj { fast, live: true, res: *res, tex, mem, mips })
+        let border = border_as_read(tex.border_color, f, normalized_read, srgb);
+        Ok(TexObj { fast, live: true, res: *res, tex, mem, mips, srgb, border })
     }
 
     /// Destroys the object for device code: later fetches through it fail.
@@ -284,10 +307,14 @@ impl TexObj {
         match t {
             Some(p) => {
                 for (c, x) in v.iter_mut().enumerate().take(self.mem.format.channels) {
-                    *x = unsafe { self.mem.format.channel_f32(p, c) };
+                    *x = if self.srgb && srgb::decodes_channel(c, self.mem.format.channels) {
+                        srgb::DECODE[unsafe { *p.add(c) } as usize]
+                    } else {
+                        unsafe { self.mem.format.channel_f32(p, c) }
+                    };
                 }
             }
-            None => v.copy_from_slice(&self.tex.border_color),
+            None => v.copy_from_slice(&self.border),
         }
         v
     }
@@ -322,24 +349,30 @@ impl TexObj {
     /// texels of level 0 (gradients count in normalized units even with unnormalized
     /// coordinates, as on the H100); with `maxAnisotropy` N > 1, of the longer divided by
     /// min(N, ceil(longer / shorter)), the number of samples anisotropic filtering takes
-    /// along it. The H100 measures a gradient's length with its own approximation
-    /// (between max(|x|, |y|) and the Euclidean length); this uses the Euclidean length,
-    /// so levels derived from gradients off the axes differ in the last bits.
+    /// along it. The level keeps 8 fractional bits, rounded up (`ceil(256·log2 len)`,
+    /// exact on the H100 for lengths of 1..16 texels along an axis). A 1D or 2D
+    /// gradient's length is the H100's approximation as far as it is modelled
+    /// ([`filter::gradient_length`]); 3D gradients use the Euclidean length (not measured).
     fn grad_lod(&self, dx: [f32; 3], dy: [f32; 3]) -> f32 {
         let m = &self.mem;
         let len = |d: [f32; 3]| {
-            let mut s = 0f64;
-            for a in 0..m.dims {
-                let t = d[a] as f64 * m.size[a] as f64;
-                s += t * t;
+            let t = |a: usize| if a < m.dims { d[a] as f64 * m.size[a] as f64 } else { 0.0 };
+            if m.dims <= 2 {
+                filter::gradient_length(t(0), t(1))
+            } else {
+                (t(0) * t(0) + t(1) * t(1) + t(2) * t(2)).sqrt()
             }
-            s.sqrt()
         };
         let (a, b) = (len(dx), len(dy));
         let (major, minor) = (a.max(b), a.min(b));
         let n = self.tex.max_anisotropy;
         let samples = if n > 1 { if minor > 0.0 { (major / minor).ceil().min(n as f64) } else { n as f64 } } else { 1.0 };
-        (major / samples).log2() as f32
+        let lod = (major / samples).log2();
+        if lod.is_finite() {
+            ((lod * 256.0).ceil() / 256.0) as f32
+        } else {
+            lod as f32
+        }
     }
 
     /// The level of detail after `mipmapLevelBias` (not applied to fetches without a
@@ -437,14 +470,14 @@ impl TexObj {
             return;
         }
         // Linear: 2^dims texels, x fastest.
+        for a in 0..dims {
+            tc[a] = axes[a].linear_coord(c[a], norm);
+        }
         let lw = [filter::linear(tc[0]), filter::linear(tc[1]), filter::linear(tc[2])];
         let mut w = [0i32; 8];
         let n = 1usize << dims;
         if dims == 3 {
-            w = filter::trilinear_weights(lw[0].1, lw[1].1, lw[2].1);
-            if share != 256 {
-                filter::scale_weights(&mut w, share);
-            }
+            w = filter::trilinear_weights(lw[0].1, lw[1].1, lw[2].1, share);
         } else if share == 256 {
             let b = filter::bilinear_weights(lw[0].1, lw[1].1);
             for k in 0..4 {
@@ -472,7 +505,7 @@ impl TexObj {
                 }
             }
             None => {
-                for (x, b) in v.iter_mut().zip(self.tex.border_color) {
+                for (x, b) in v.iter_mut().zip(self.border) {
                     *x = b as f64;
                 }
             }
@@ -490,6 +523,7 @@ impl TexObj {
         if taps.n == 1 && self.tex.filter_mode == 0 {
             return write_f32(out, &self.texel_f32(taps.t[0])[..f.channels]);
         }
+        // (sRGB textures never get here: only point sampling of them is accepted.)
         let mut sum = [0f64; 4];
         let nc = f.channels;
         for k in 0..taps.n {
@@ -507,6 +541,29 @@ impl TexObj {
         }
         write_f32(out, &r[..nc]);
     }
+}
+
+/// The border colour as a fetch returns it. Integer texels read as normalized floats get
+/// it converted to their format first (measured on an H100 for 8-bit unsigned texels:
+/// 0.5 reads as 127/255 and 7.5 as 1; sRGB channels take the code the colour encodes
+/// to, decoded: 0.5 reads as 0.50390625); the same truncating conversion is assumed for
+/// 16-bit and signed texels. Float texels keep it as given.
+fn border_as_read(b: [f32; 4], f: Format, normalized_read: bool, srgb: bool) -> [f32; 4] {
+    if !normalized_read {
+        return b;
+    }
+    let max = ((1u32 << (f.bits - u32::from(f.kind == super::format::KIND_SIGNED))) - 1) as f32;
+    let mut r = b;
+    for (c, x) in r.iter_mut().enumerate() {
+        *x = if srgb && srgb::decodes_channel(c, f.channels) {
+            srgb::DECODE[srgb::encode(*x) as usize]
+        } else if f.kind == super::format::KIND_SIGNED {
+            (x.clamp(-1.0, 1.0) * max).trunc() / max
+        } else {
+            (x.clamp(0.0, 1.0) * max).floor() / max
+        };
+    }
+    r
 }
 
 /// The texels one fetch reads and their weights in 1/256 units (up to 2 levels of 8).
