@@ -113,7 +113,7 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), s
             Terminator::Barrier { .. } => Some(CheckOp::Barrier),
             // Every collective but `__activemask()` has its member mask first.
             Terminator::Warp { op, args, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::ActiveMask | WarpOp::Yield) && !args.is_empty() => {
-                Some(CheckOp::WarpMask { mask: args[0], site: next() })
+                Some(CheckOp::WarpMask { mask: args[0], site: next(), orders_memory: matches!(op, WarpOp::SyncWarp) })
             }
             Terminator::Warp { op, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::Yield) => Some(CheckOp::WarpSync),
             Terminator::Branch { cond, .. } => Some(CheckOp::Branch { cond: *cond, site: next() }),

@@ -173,7 +173,8 @@ void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, 
 void __cuprite_san_event(int event, const char *symbol, const char *file, unsigned line,
                          cuprite_dim3 thread, cuprite_dim3 block);
 /* A thread event with a value: 0 takes a conditional branch (value: 1 taken, 0 not),
- * 1 arrives at a warp collective whose member mask is `value`. `site` (here and in
+ * 1 arrives at a warp collective whose member mask is `value`, 3 at a __syncwarp (which
+ * also orders its lanes' memory accesses) whose mask is `value`. `site` (here and in
  * __cuprite_san_access) numbers the instruction within its module (cuprite_ir::instrument),
  * so that the profiler and synccheck can put together the lanes of a warp at one
  * instruction. */
@@ -190,8 +191,10 @@ void __cuprite_san_module_checked(void);
 extern __thread uintptr_t __cuprite_san_fast[8]; /* {lo, hi} × 4 */
 extern __thread uint64_t __cuprite_san_fast_epoch;
 extern uint64_t __cuprite_san_epoch;
-/* Whether __cuprite_san_value / __cuprite_san_event are wanted at all (synccheck and
- * racecheck want events, synccheck and the profiler values). */
+/* Whether __cuprite_san_event is wanted at all (synccheck and racecheck), and which
+ * values __cuprite_san_value is wanted for: bit `event` (bit 0, branches: the profiler;
+ * bit 1, collectives' masks: synccheck; bit 3, __syncwarp's: synccheck and racecheck),
+ * so a tool pays only for what it reads. */
 extern int __cuprite_san_want_values, __cuprite_san_want_events;
 static inline __attribute__((always_inline)) void *__cuprite_san_check(void *ptr, uint32_t bytes, uint32_t align, int kind,
                                                                        uint32_t site, const char *symbol, const char *file,
@@ -214,7 +217,7 @@ static inline __attribute__((always_inline)) void __cuprite_san_value_if_wanted(
                                                                                 const char *symbol, const char *file,
                                                                                 unsigned line, cuprite_dim3 thread,
                                                                                 cuprite_dim3 block) {
-    if (__builtin_expect(__cuprite_san_want_values, 0))
+    if (__builtin_expect(__cuprite_san_want_values & (1 << event), 0))
         __cuprite_san_value(event, value, site, symbol, file, line, thread, block);
 }
 

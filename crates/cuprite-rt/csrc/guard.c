@@ -550,5 +550,6 @@ void cuprite_san_set_fast_window(uintptr_t lo, uintptr_t hi) {
 /* An allocation went away: every thread's windows are stale. */
 void cuprite_san_bump_epoch(void) { __atomic_add_fetch(&__cuprite_san_epoch, 1, __ATOMIC_RELAXED); }
 
-void cuprite_san_want_values(int on) { __cuprite_san_want_values = on; }
+/* Bit `event` of __cuprite_san_want_values: that kind of value is wanted (cuprite_abi.h). */
+void cuprite_san_want_values(int bits) { __atomic_or_fetch(&__cuprite_san_want_values, bits, __ATOMIC_RELAXED); }
 void cuprite_san_want_events(int on) { __cuprite_san_want_events = on; }

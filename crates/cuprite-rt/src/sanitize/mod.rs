@@ -23,6 +23,7 @@ mod memcheck;
 mod racecheck;
 pub mod report;
 mod synccheck;
+mod warp_order;
 
 use crate::abi::Dim3;
 use std::cell::RefCell;
@@ -90,19 +91,30 @@ fn tool_is(t: Tool) -> bool {
 extern "C" {
     fn cuprite_san_set_fast_window(lo: usize, hi: usize);
     fn cuprite_san_bump_epoch();
-    fn cuprite_san_want_values(on: i32);
+    fn cuprite_san_want_values(bits: i32);
     fn cuprite_san_want_events(on: i32);
 }
 
-/// Checked code calls `__cuprite_san_value` (branches, warp masks) only when asked.
-pub fn want_values() {
-    unsafe { cuprite_san_want_values(1) };
+/// Checked code calls `__cuprite_san_value` for branches (the profiler's divergence)
+/// only when asked.
+pub fn want_branches() {
+    unsafe { cuprite_san_want_values(1 << 0) };
+}
+
+/// Checked code calls `__cuprite_san_value` for warp collectives' masks (event 1), and
+/// `__syncwarp`'s (event 3), only when asked.
+fn want_warp_masks(collectives: bool) {
+    unsafe { cuprite_san_want_values(if collectives { 1 << 1 | 1 << 3 } else { 1 << 3 }) };
 }
 
 /// The banner, and the summary at exit.
 fn start(c: &Config) {
-    if c.tool == Tool::Synccheck {
-        want_values();
+    // synccheck checks every collective's mask; racecheck orders lanes of a warp by
+    // `__syncwarp`'s.
+    match c.tool {
+        Tool::Synccheck => want_warp_masks(true),
+        Tool::Racecheck => want_warp_masks(false),
+        _ => {}
     }
     // Barriers and exits matter to racecheck and synccheck only.
     unsafe { cuprite_san_want_events(matches!(c.tool, Tool::Racecheck | Tool::Synccheck) as i32) };
@@ -412,9 +424,13 @@ pub unsafe extern "C" fn __cuprite_san_value(
     let key = (symbol as usize, site_no);
     match event {
         0 if crate::profile::counting() => crate::profile::branch(value != 0, &run, key, thread, block),
-        1 if tool_is(Tool::Synccheck) => {
+        1 | 3 if tool_is(Tool::Synccheck) => {
             let at = Thread { thread, block, run, site: Site { symbol, file, line } };
             synccheck::warp_mask(value, key, &at);
+        }
+        3 if tool_is(Tool::Racecheck) => {
+            let at = Thread { thread, block, run, site: Site { symbol, file, line } };
+            racecheck::warp_sync(value, key, &at);
         }
         _ => {}
     }
