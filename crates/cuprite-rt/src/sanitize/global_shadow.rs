@@ -100,6 +100,8 @@ fn shadow_of_locked(base: usize, size: usize, create: bool) -> Option<Arc<Shadow
     let words = size.div_ceil(4);
     let fresh = || {
         MADE.fetch_add(1, Ordering::AcqRel);
+        // Read windows saying "no shadow" (or naming a freed one's cells) are stale now.
+        super::bump_epoch();
         Arc::new(Shadow { base, cells: (0..words).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() })
     };
     let s = w.entry(base).or_insert_with(fresh);
@@ -121,6 +123,12 @@ fn unpack(c: [u64; 2]) -> Write {
 /// The allocation at `base` was freed.
 pub fn forget(base: usize) {
     allocations().write().unwrap_or_else(|p| p.into_inner()).remove(&base);
+}
+
+/// The address of the allocation's cells (16 bytes per word, `pack`'s layout, which the
+/// inlined fast path reads: cuprite_abi.h), or 0 while it has no shadow.
+pub fn cells_address(base: usize, size: usize) -> usize {
+    with_shadow(base, size, false, |s| s.cells.as_ptr() as usize).unwrap_or(0)
 }
 
 /// Records a write of `[addr, addr + len)` in the allocation at `base`.

@@ -91,6 +91,9 @@ fn tool_is(t: Tool) -> bool {
 extern "C" {
     fn cuprite_san_set_fast_window(lo: usize, hi: usize);
     fn cuprite_san_bump_epoch();
+    fn cuprite_san_epoch_now() -> u64;
+    fn cuprite_san_set_read_window(lo: usize, hi: usize, shadow: usize, seen: u64);
+    fn cuprite_san_set_launch(launch: u32);
     fn cuprite_san_want_values(bits: i32);
     fn cuprite_san_want_events(on: i32);
 }
@@ -116,8 +119,13 @@ fn start(c: &Config) {
         Tool::Racecheck => want_warp_masks(false),
         _ => {}
     }
-    // Barriers and exits matter to racecheck and synccheck only.
-    unsafe { cuprite_san_want_events(matches!(c.tool, Tool::Racecheck | Tool::Synccheck) as i32) };
+    // Barriers matter to racecheck, barriers and exits to synccheck.
+    let events = match c.tool {
+        Tool::Racecheck => 1 << 0,
+        Tool::Synccheck => 1 << 0 | 1 << 2,
+        _ => 0,
+    };
+    unsafe { cuprite_san_want_events(events) };
     report::line("COMPUTE-SANITIZER");
     extern "C" fn at_exit() {
         finish();
@@ -232,7 +240,36 @@ thread_local! {
 pub fn enter_run(c: RunContext) {
     if c.launch != 0 {
         let _ = RUN.try_with(|r| *r.borrow_mut() = Some(c));
+        if tool_is(Tool::Racecheck) {
+            unsafe { cuprite_san_set_launch(c.launch as u32) };
+        }
     }
+}
+
+/// Later accesses by this thread to `[lo, hi)` need no call (the inlined fast path),
+/// until the next free; never while the profiler must see every access.
+fn skip_calls_within(lo: usize, hi: usize) {
+    if !crate::profile::counting() {
+        unsafe { cuprite_san_set_fast_window(lo, hi) };
+    }
+}
+
+/// racecheck: later reads by this thread of the allocation `[lo, hi)` need no call while
+/// its shadow of writes (`shadow`, the cells' address, or 0 for none) shows no write in
+/// the running launch; `seen`: the epoch read before the shadow was looked up.
+fn skip_fresh_reads_within(lo: usize, hi: usize, shadow: usize, seen: u64) {
+    if !crate::profile::counting() {
+        unsafe { cuprite_san_set_read_window(lo, hi, shadow, seen) };
+    }
+}
+
+fn epoch_now() -> u64 {
+    unsafe { cuprite_san_epoch_now() }
+}
+
+/// Every thread's windows are stale (an allocation went away, or a shadow was made).
+fn bump_epoch() {
+    unsafe { cuprite_san_bump_epoch() };
 }
 
 /// A worker has run its last block of launch `launch`: what it holds of the block's
@@ -353,6 +390,12 @@ pub unsafe extern "C" fn __cuprite_san_access(
         crate::profile::access(ptr as usize, bytes, kind == 1, global, &run, (symbol as usize, site_no), thread, block);
     }
     let Some(cfg) = config() else { return ptr };
+    if cfg.tool == Tool::Synccheck {
+        // synccheck looks at barriers and warp collectives only (as compute-sanitizer's):
+        // accesses go on unchecked, as in a program built without checks.
+        skip_calls_within(0, usize::MAX);
+        return ptr;
+    }
     let kind = match kind {
         0 => Access::Read,
         1 => Access::Write,
@@ -376,12 +419,18 @@ pub unsafe extern "C" fn __cuprite_san_access(
             // Later accesses to this allocation take the inlined fast path
             // (`__cuprite_san_check`), unless the profiler must see each one.
             if let memcheck::Space::Global { base, size, kind: Some(_) } = space {
-                if !crate::profile::counting() {
-                    cuprite_san_set_fast_window(base, base + size);
+                skip_calls_within(base, base + size);
+            }
+        }
+        Tool::Initcheck => {
+            // An allocation initcheck does not shadow, or whose every byte is set, has
+            // nothing left to find.
+            if initcheck::access(addr, bytes as usize, kind, &space, &at) {
+                if let memcheck::Space::Global { base, size, kind: Some(_) } = space {
+                    skip_calls_within(base, base + size);
                 }
             }
         }
-        Tool::Initcheck => initcheck::access(addr, bytes as usize, kind, &space, &at),
         Tool::Racecheck => racecheck::access(addr, bytes as usize, kind, &space, &at),
         Tool::Synccheck => {}
     }
@@ -488,7 +537,7 @@ pub fn note_alloc(base: usize, size: usize, device: bool) {
 
 pub fn note_free(base: usize) {
     // Every thread's fast-path window may name this allocation.
-    unsafe { cuprite_san_bump_epoch() };
+    bump_epoch();
     if tool_is(Tool::Initcheck) {
         initcheck::free(base);
     }
