@@ -9,7 +9,8 @@
 //!   static data), out-of-bounds and misaligned accesses, leaks at exit;
 //! - `initcheck.rs`: a shadow byte per byte of each `cudaMalloc` allocation;
 //! - `racecheck.rs`: per-byte shadows of the last writer and reader, ordered by barrier
-//!   intervals, for shared memory (per block) and global memory (per launch);
+//!   intervals, for shared memory (per block) and global memory (per launch), and
+//!   between lanes of one warp by the `__syncwarp`s they met at (`warp_order.rs`);
 //! - `synccheck.rs`: how many barriers each thread of a block passed before it exited.
 //!
 //! Reports follow compute-sanitizer's layout (`report.rs`) on stdout; the summary and
