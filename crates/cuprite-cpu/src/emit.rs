@@ -1861,7 +1861,11 @@ impl<'a, 'm> FnCx<'a, 'm> {
             CheckOp::WarpSync => ("__cuprite_san_event_if_wanted", vec![lit("1")]),
             CheckOp::Exit => ("__cuprite_san_event_if_wanted", vec![lit("2")]),
             CheckOp::Branch { cond, site } => ("__cuprite_san_value_if_wanted", vec![lit("0"), self.v(*cond).bin("!=", lit("0")).cast(CType::named("uint32_t")), lit(format!("{site}u"))]),
-            CheckOp::WarpMask { mask, site } => ("__cuprite_san_value_if_wanted", vec![lit("1"), self.v(*mask).cast(CType::named("uint32_t")), lit(format!("{site}u"))]),
+            // Event 1: a collective's mask; 3: `__syncwarp`'s (cuprite_abi.h).
+            CheckOp::WarpMask { mask, site, orders_memory } => {
+                let event = if *orders_memory { "3" } else { "1" };
+                ("__cuprite_san_value_if_wanted", vec![lit(event), self.v(*mask).cast(CType::named("uint32_t")), lit(format!("{site}u"))])
+            }
         };
         args.extend(site);
         args.push(self.thread_dim3());

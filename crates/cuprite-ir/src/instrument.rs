@@ -113,7 +113,7 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), s
             Terminator::Barrier { .. } => Some(CheckOp::Barrier),
             // Every collective but `__activemask()` has its member mask first.
             Terminator::Warp { op, args, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::ActiveMask | WarpOp::Yield) && !args.is_empty() => {
-                Some(CheckOp::WarpMask { mask: args[0], site: next() })
+                Some(CheckOp::WarpMask { mask: args[0], site: next(), orders_memory: matches!(op, WarpOp::SyncWarp) })
             }
             Terminator::Warp { op, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::Yield) => Some(CheckOp::WarpSync),
             Terminator::Branch { cond, .. } => Some(CheckOp::Branch { cond: *cond, site: next() }),
@@ -178,5 +178,22 @@ mod tests {
         // The load now reads through the checked pointer.
         assert!(matches!(f.blocks[0].insts[2].kind, InstKind::Load { ptr: ValueId(3), .. }));
         assert!(crate::verify::verify(&m).is_ok(), "{:?}", crate::verify::verify(&m));
+    }
+
+    #[test]
+    fn only_syncwarp_masks_order_memory() {
+        let mut m = kernel_storing_through_param();
+        let f = &mut m.functions[0];
+        f.values.push(Type::I32);
+        f.blocks[0].insts.push(Inst { result: Some(ValueId(3)), kind: InstKind::Const(Const::Int(-1, Type::I32)), loc: None });
+        f.blocks[0].term = Terminator::Warp { op: WarpOp::SyncWarp, args: vec![ValueId(3)], results: vec![], next: BlockId(1) };
+        let mut shfl = m.clone();
+        instrument(&mut m);
+        assert!(m.to_string().contains("check.warp_mask %3, site 2, orders memory"), "{m}");
+        let f = &mut shfl.functions[0];
+        f.blocks[0].term = Terminator::Warp { op: WarpOp::Vote(VoteKind::Any), args: vec![ValueId(3), ValueId(1)], results: vec![], next: BlockId(1) };
+        instrument(&mut shfl);
+        let text = shfl.to_string();
+        assert!(text.contains("check.warp_mask %3, site 2") && !text.contains("orders memory"), "{text}");
     }
 }

@@ -549,7 +549,9 @@ pub enum CheckOp {
     Branch { cond: ValueId, site: u32 },
     /// The thread arrives at a warp collective whose member mask is `mask` (just before
     /// it, instead of `WarpSync`): synccheck reports masks naming lanes that never come.
-    WarpMask { mask: ValueId, site: u32 },
+    /// `orders_memory`: the collective is `__syncwarp` (a tile's `sync()`), which orders
+    /// its lanes' memory accesses (racecheck); shuffles, votes and the rest do not.
+    WarpMask { mask: ValueId, site: u32, orders_memory: bool },
 }
 
 impl CheckOp {

@@ -173,7 +173,8 @@ void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, 
 void __cuprite_san_event(int event, const char *symbol, const char *file, unsigned line,
                          cuprite_dim3 thread, cuprite_dim3 block);
 /* A thread event with a value: 0 takes a conditional branch (value: 1 taken, 0 not),
- * 1 arrives at a warp collective whose member mask is `value`. `site` (here and in
+ * 1 arrives at a warp collective whose member mask is `value`, 3 at a __syncwarp (which
+ * also orders its lanes' memory accesses) whose mask is `value`. `site` (here and in
  * __cuprite_san_access) numbers the instruction within its module (cuprite_ir::instrument),
  * so that the profiler and synccheck can put together the lanes of a warp at one
  * instruction. */
@@ -190,8 +191,18 @@ void __cuprite_san_module_checked(void);
 extern __thread uintptr_t __cuprite_san_fast[8]; /* {lo, hi} × 4 */
 extern __thread uint64_t __cuprite_san_fast_epoch;
 extern uint64_t __cuprite_san_epoch;
-/* Whether __cuprite_san_value / __cuprite_san_event are wanted at all (synccheck and
- * racecheck want events, synccheck and the profiler values). */
+/* racecheck's windows for reads, {lo, hi, shadow} × 4: an allocation with no shadow of
+ * its writes (never written by checked code: a read cannot follow a racing write), or
+ * whose shadow (16-byte cells, one per 4-byte word, the first 8 bytes `launch << 32 |
+ * block`) says no word the read covers was written in the running launch
+ * (__cuprite_san_launch), goes on without a call. A shadow made bumps the epoch. */
+extern __thread uintptr_t __cuprite_san_fast_read[12];
+extern __thread uint32_t __cuprite_san_launch;
+/* Which events __cuprite_san_event is wanted for (bit `event`: racecheck wants barriers,
+ * synccheck barriers and exits), and which
+ * values __cuprite_san_value is wanted for: bit `event` (bit 0, branches: the profiler;
+ * bit 1, collectives' masks: synccheck; bit 3, __syncwarp's: synccheck and racecheck),
+ * so a tool pays only for what it reads. */
 extern int __cuprite_san_want_values, __cuprite_san_want_events;
 static inline __attribute__((always_inline)) void *__cuprite_san_check(void *ptr, uint32_t bytes, uint32_t align, int kind,
                                                                        uint32_t site, const char *symbol, const char *file,
@@ -201,20 +212,34 @@ static inline __attribute__((always_inline)) void *__cuprite_san_check(void *ptr
         for (int i = 0; i < 8; i += 2)
             if (a >= __cuprite_san_fast[i] && a + bytes <= __cuprite_san_fast[i + 1])
                 return ptr;
+        if (kind == 0)
+            for (int i = 0; i < 12; i += 3)
+                if (a >= __cuprite_san_fast_read[i] && a + bytes <= __cuprite_san_fast_read[i + 1]) {
+                    const uint64_t *cells = (const uint64_t *)__cuprite_san_fast_read[i + 2];
+                    if (!cells)
+                        return ptr;
+                    uintptr_t w = (a - __cuprite_san_fast_read[i]) >> 2, last = (a + bytes - 1 - __cuprite_san_fast_read[i]) >> 2;
+                    for (; w <= last; w++)
+                        if ((uint32_t)(__atomic_load_n(&cells[2 * w], __ATOMIC_RELAXED) >> 32) == __cuprite_san_launch)
+                            break;
+                    if (w > last)
+                        return ptr;
+                    break;
+                }
     }
     return __cuprite_san_access(ptr, bytes, align, kind, site, symbol, file, line, thread, block);
 }
 static inline __attribute__((always_inline)) void __cuprite_san_event_if_wanted(int event, const char *symbol, const char *file,
                                                                                 unsigned line, cuprite_dim3 thread,
                                                                                 cuprite_dim3 block) {
-    if (__builtin_expect(__cuprite_san_want_events, 1))
+    if (__builtin_expect(__cuprite_san_want_events & (1 << event), 1))
         __cuprite_san_event(event, symbol, file, line, thread, block);
 }
 static inline __attribute__((always_inline)) void __cuprite_san_value_if_wanted(int event, uint32_t value, uint32_t site,
                                                                                 const char *symbol, const char *file,
                                                                                 unsigned line, cuprite_dim3 thread,
                                                                                 cuprite_dim3 block) {
-    if (__builtin_expect(__cuprite_san_want_values, 0))
+    if (__builtin_expect(__cuprite_san_want_values & (1 << event), 0))
         __cuprite_san_value(event, value, site, symbol, file, line, thread, block);
 }
 

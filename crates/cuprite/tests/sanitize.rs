@@ -78,7 +78,9 @@ const FINDS: &[(&str, &str, &[&str])] = &[
     ("leak", "memcheck", &["Leaked 1,024 bytes at 0x", "LEAK SUMMARY: 1024 bytes leaked in 1 allocations"]),
     ("bad_free", "memcheck", &["Program hit cudaErrorInvalidValue (error 1) due to \"invalid argument\" on CUDA API call to cudaFree.", "on CUDA API call to cudaMemcpy."]),
     ("uninit_read", "initcheck", &["Uninitialized __global__ memory read of size 4 bytes", "at scale(const int *, int *, int) in uninit_read.cu:8", "by thread (32,0,0) in block (0,0,0)"]),
-    ("reduce_missing_barrier", "racecheck", &["Error: Race reported between Read access at reduce(const int *, int *) in reduce_missing_barrier.cu:12", "and Write access at reduce(const int *, int *) in reduce_missing_barrier.cu:12"]),
+    // 1016 hazards as on the H100: 768 between warps and 248 between lanes of one warp
+    // (no __syncwarp orders them either), one report.
+    ("reduce_missing_barrier", "racecheck", &["Error: Race reported between Read access at reduce(const int *, int *) in reduce_missing_barrier.cu:12", "and Write access at reduce(const int *, int *) in reduce_missing_barrier.cu:12 [1016 hazards]"]),
     ("barrier_pair", "synccheck", &["Barrier error detected. Divergent thread(s) in warp.", "at pair(int *) in barrier_pair.cu:7", "by thread (1,0,0) in block (0,0,0)", "by thread (63,0,0) in block (0,0,0)"]),
     ("barrier_divergent", "synccheck", &["Barrier error detected. Divergent thread(s) in block.", "in barrier_divergent.cu:", "by thread (96,0,0) in block (0,0,0)"]),
     ("global_counter_race", "racecheck", &["Race reported between Read access at count(int *) in global_counter_race.cu:7", "on __global__ memory"]),
@@ -86,7 +88,16 @@ const FINDS: &[(&str, &str, &[&str])] = &[
     ("shfl_exited_lanes", "synccheck", &["Warp collective's mask 0xffffffff names lanes that do not reach it (lanes 16-31: exited or elsewhere)", "at broadcast(const int *, int *) in shfl_exited_lanes.cu:9"]),
     ("syncwarp_inactive_lanes", "synccheck", &["names lanes that do not reach it (lanes 16-31: exited or elsewhere)", "in syncwarp_inactive_lanes.cu:10"]),
     ("vote_inactive_lanes", "synccheck", &["names lanes that do not reach it (lanes 0,2,4,", "in vote_inactive_lanes.cu:9", "by thread (1,0,0) in block (0,0,0)"]),
+    // Hazards between lanes of one warp that no `__syncwarp` orders: warnings, as on the H100.
+    ("syncwarp_inactive_lanes", "racecheck", &["Warning: Race reported between Write access at half(int *) in syncwarp_inactive_lanes.cu:8", "and Read access at half(int *) in syncwarp_inactive_lanes.cu:11 [64 hazards]", "RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)"]),
+    ("syncwarp_own_lane_missing", "racecheck", &["Warning: Race reported between Write access at partial(int *) in syncwarp_own_lane_missing.cu:8", "and Read access at partial(int *) in syncwarp_own_lane_missing.cu:10 [64 hazards]", "RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)"]),
+    // A shuffle does not order memory: the exchange through shared memory around it races.
+    ("warp_exchange_shfl", "racecheck", &["Warning: Race reported between Write access at rotate(const int *, int *) in warp_exchange_shfl.cu:11", "and Read access at rotate(const int *, int *) in warp_exchange_shfl.cu:13 [128 hazards]", "RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)"]),
 ];
+
+/// Correct programs: 0 errors and 0 hazards under every tool (also where no report of
+/// the GPU's is kept beside them).
+const CORRECT: &[&str] = &["clean_reduce", "masks_clean", "warp_exchange_synced"];
 
 /// Findings compute-sanitizer does not make (it reports 0 for these): (program, tool, count).
 const CUPRITE_ONLY: &[(&str, &str, u64)] = &[
@@ -102,12 +113,9 @@ const CUPRITE_ONLY: &[(&str, &str, u64)] = &[
 ];
 
 /// What compute-sanitizer finds and Cuprite does not (yet): (program, tool, count).
-const CUPRITE_MISSES: &[(&str, &str, u64)] = &[
-    // Hazards between lanes of one warp that a `__syncwarp` with a partial mask leaves
-    // unordered: Cuprite's racecheck does not check lanes of a warp against each other.
-    ("syncwarp_inactive_lanes", "racecheck", 1),
-    ("syncwarp_own_lane_missing", "racecheck", 1),
-];
+/// None left: hazards between lanes of one warp (`syncwarp_inactive_lanes`,
+/// `syncwarp_own_lane_missing`, `warp_exchange_shfl` under racecheck) are found.
+const CUPRITE_MISSES: &[(&str, &str, u64)] = &[];
 
 fn seeded_programs() -> Vec<String> {
     let mut v: Vec<String> = fs::read_dir(repo().join("tests/sanitize"))
@@ -156,9 +164,16 @@ fn seeded_bugs() {
         for tool in TOOLS {
             let (out, _) = run_tool(&exe, tool, &work_path);
             let got = summary_count(&out);
-            // barrier_pair was captured under synccheck only.
-            let Ok(gpu) = fs::read_to_string(dir.join(format!("gpu/{name}.{tool}.out"))) else { continue };
-            let mut want = summary_count(&gpu);
+            // barrier_pair was captured under synccheck only; warp_exchange_synced's
+            // capture was lost (tests/sanitize/README.md): correct programs must say 0.
+            let mut want = match fs::read_to_string(dir.join(format!("gpu/{name}.{tool}.out"))) {
+                Ok(gpu) => summary_count(&gpu),
+                Err(_) if CORRECT.contains(&name.as_str()) => Some(0),
+                Err(_) => continue,
+            };
+            if CORRECT.contains(&name.as_str()) && (want != Some(0) || !findings(&out).is_empty() || out.contains("Warning: Race")) {
+                fails.push(format!("{name} under {tool}: a correct program, yet\n{out}"));
+            }
             if let Some((_, _, n)) = CUPRITE_ONLY.iter().find(|(p, t, _)| *p == name && t == tool) {
                 want = Some(want.unwrap_or(0) + n);
             }
@@ -237,6 +252,17 @@ const INTENDED: &[(&str, &str)] = &[
     // Known false positive: the "last block" reduction orders its reads after the other
     // blocks' writes by __threadfence and an atomic counter, which racecheck does not model.
     ("last_block_reduce", "racecheck"),
+    // Known false positives found by this sweep over the programs of sessions 6-7 (not
+    // fixed yet): racecheck's global shadow is ordered by __syncthreads only, so
+    // ordering by cuda::atomic release/acquire (last block, hand-off, a flag lock),
+    // cuda::barrier arrive/wait, and grid.sync() between blocks is reported as a race.
+    ("libcu_atomic", "racecheck"),
+    ("cuda_barrier_counts", "racecheck"),
+    ("async_copies", "racecheck"),
+    ("coop_grid_sync", "racecheck"),
+    // Cuprite's own cooperative_groups.h runs a partition's collective with the full
+    // mask while the partition's other lanes are elsewhere: synccheck names them.
+    ("cg_coalesced_and_scan", "synccheck"),
 ];
 
 /// Lines of a report that are device-side findings (not API errors, leaks, summaries).
@@ -250,7 +276,7 @@ fn findings(report: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The conformance programs the default run checks: shared memory and barriers, warp
+/// The conformance programs the default run checks (with `RECENT`): shared memory and barriers, warp
 /// collectives and warp-synchronous code, atomics, device heap, globals, streams and
 /// graphs, cooperative groups, classes and templates, several translation units. All
 /// the others pass too (`conformance_programs_have_no_findings_all`, ignored by default:
@@ -263,9 +289,21 @@ const REPRESENTATIVE: &[&str] = &[
     "vector_types",
 ];
 
+/// Conformance programs added in sessions 6 and 7 whose device code the tools see in a
+/// new way: inline PTX, `NV_IF_TARGET`, grid barriers, `cuda::barrier` and pipelines,
+/// asynchronous copies, wmma, multi-warp tiles, textures and surfaces, legacy
+/// warp-synchronous code (warnings only, as on the H100), scans, atomics of libcu++.
+const RECENT: &[&str] = &[
+    "asm_bits", "asm_mul24", "asm_warp_mem", "async_copies", "cg_coalesced_and_scan", "cg_multi_warp_tiles",
+    "coop_grid_sync", "coop_grid_sync_plain_launch", "cuda_barrier_counts", "cuda_pipeline_block", "grid_stride_loops",
+    "half_warp_atomics", "libcu_atomic", "nv_target", "scan_work_efficient", "single_thread_regions", "surf_formats",
+    "tex_filter_exact", "warp_synchronous_reduction", "warp_synchronous_shared", "wmma_shapes",
+];
+
 #[test]
 fn conformance_programs_have_no_findings() {
-    conformance_sweep(Some(REPRESENTATIVE));
+    let programs: Vec<&str> = REPRESENTATIVE.iter().chain(RECENT).copied().collect();
+    conformance_sweep(Some(&programs));
 }
 
 #[test]

@@ -37,7 +37,7 @@ pub fn enabled() -> bool {
     *ON.get_or_init(|| {
         let on = env_on("CUPRITE_PROFILE") || env_on("CUPRITE_PROFILE_TRACE");
         if on {
-            crate::sanitize::want_values();
+            crate::sanitize::want_branches();
             extern "C" fn at_exit() {
                 finish();
             }

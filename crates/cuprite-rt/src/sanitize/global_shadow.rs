@@ -30,7 +30,64 @@ fn allocations() -> &'static RwLock<BTreeMap<usize, Arc<Shadow>>> {
     A.get_or_init(Default::default)
 }
 
-fn shadow_of(base: usize, size: usize, create: bool) -> Option<Arc<Shadow>> {
+/// Shadows made so far: a thread's "no shadow here" holds while this is unchanged.
+static MADE: AtomicU64 = AtomicU64::new(0);
+
+/// What a thread found for an allocation: its shadow, or none as of `MADE`.
+enum Seen {
+    Shadow(Arc<Shadow>),
+    None { base: usize, made: u64 },
+}
+
+thread_local! {
+    /// The allocations this thread looked up last, with the allocation generation they
+    /// were found in (valid while nothing has been freed): no lock and no shared
+    /// reference count on the hot path.
+    static RECENT: std::cell::RefCell<(u64, Vec<Seen>)> = const { std::cell::RefCell::new((0, Vec::new())) };
+}
+
+/// Runs `f` on the shadow of the allocation at `base` (made when `create`).
+fn with_shadow<R>(base: usize, size: usize, create: bool, f: impl FnOnce(&Shadow) -> R) -> Option<R> {
+    let gen = crate::memory::generation();
+    let words = size.div_ceil(4);
+    let mut f = Some(f);
+    let cached = RECENT
+        .try_with(|r| {
+            let r = r.borrow();
+            if r.0 != gen {
+                return None;
+            }
+            r.1.iter().find_map(|seen| match seen {
+                Seen::Shadow(s) if s.base == base && s.cells.len() == words => Some(Some((f.take()?)(s))),
+                Seen::None { base: b, made } if *b == base && !create && *made == MADE.load(Ordering::Acquire) => Some(None),
+                _ => None,
+            })
+        })
+        .ok()
+        .flatten();
+    if let Some(result) = cached {
+        return result;
+    }
+    let made = MADE.load(Ordering::Acquire);
+    let found = shadow_of_locked(base, size, create);
+    let _ = RECENT.try_with(|r| {
+        let mut r = r.borrow_mut();
+        if r.0 != gen {
+            *r = (gen, Vec::new());
+        }
+        r.1.retain(|seen| !matches!(seen, Seen::Shadow(s) if s.base == base) && !matches!(seen, Seen::None { base: b, .. } if *b == base));
+        if r.1.len() >= 4 {
+            r.1.remove(0);
+        }
+        r.1.push(match &found {
+            Some(s) => Seen::Shadow(s.clone()),
+            None => Seen::None { base, made },
+        });
+    });
+    found.map(|s| (f.take().unwrap())(&s))
+}
+
+fn shadow_of_locked(base: usize, size: usize, create: bool) -> Option<Arc<Shadow>> {
     if let Some(s) = allocations().read().unwrap_or_else(|p| p.into_inner()).get(&base) {
         if s.cells.len() == size.div_ceil(4) {
             return Some(s.clone());
@@ -41,7 +98,12 @@ fn shadow_of(base: usize, size: usize, create: bool) -> Option<Arc<Shadow>> {
     }
     let mut w = allocations().write().unwrap_or_else(|p| p.into_inner());
     let words = size.div_ceil(4);
-    let fresh = || Arc::new(Shadow { base, cells: (0..words).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() });
+    let fresh = || {
+        MADE.fetch_add(1, Ordering::AcqRel);
+        // Read windows saying "no shadow" (or naming a freed one's cells) are stale now.
+        super::bump_epoch();
+        Arc::new(Shadow { base, cells: (0..words).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() })
+    };
     let s = w.entry(base).or_insert_with(fresh);
     if s.cells.len() != words {
         // A new allocation at the base of a freed one.
@@ -63,27 +125,36 @@ pub fn forget(base: usize) {
     allocations().write().unwrap_or_else(|p| p.into_inner()).remove(&base);
 }
 
+/// The address of the allocation's cells (16 bytes per word, `pack`'s layout, which the
+/// inlined fast path reads: cuprite_abi.h), or 0 while it has no shadow.
+pub fn cells_address(base: usize, size: usize) -> usize {
+    with_shadow(base, size, false, |s| s.cells.as_ptr() as usize).unwrap_or(0)
+}
+
 /// Records a write of `[addr, addr + len)` in the allocation at `base`.
 pub fn write(base: usize, size: usize, addr: usize, len: usize, w: &Write) {
-    let Some(s) = shadow_of(base, size, true) else { return };
     let p = pack(w);
-    for word in (addr - s.base) / 4..((addr + len - s.base).div_ceil(4)).min(s.cells.len()) {
-        s.cells[word][0].store(p[0], Ordering::Relaxed);
-        s.cells[word][1].store(p[1], Ordering::Relaxed);
-    }
+    with_shadow(base, size, true, |s| {
+        for word in (addr - s.base) / 4..((addr + len - s.base).div_ceil(4)).min(s.cells.len()) {
+            s.cells[word][0].store(p[0], Ordering::Relaxed);
+            s.cells[word][1].store(p[1], Ordering::Relaxed);
+        }
+    });
 }
 
 /// The last writes of the words `[addr, addr + len)` covers, in the launch `launch`.
 pub fn writes(base: usize, size: usize, addr: usize, len: usize, launch: u32) -> Vec<Write> {
-    let Some(s) = shadow_of(base, size, false) else { return Vec::new() };
-    let mut out: Vec<Write> = Vec::new();
-    for word in (addr - s.base) / 4..((addr + len - s.base).div_ceil(4)).min(s.cells.len()) {
-        let w = unpack([s.cells[word][0].load(Ordering::Relaxed), s.cells[word][1].load(Ordering::Relaxed)]);
-        if w.launch == launch && !out.contains(&w) {
-            out.push(w);
+    with_shadow(base, size, false, |s| {
+        let mut out: Vec<Write> = Vec::new();
+        for word in (addr - s.base) / 4..((addr + len - s.base).div_ceil(4)).min(s.cells.len()) {
+            let w = unpack([s.cells[word][0].load(Ordering::Relaxed), s.cells[word][1].load(Ordering::Relaxed)]);
+            if w.launch == launch && !out.contains(&w) {
+                out.push(w);
+            }
         }
-    }
-    out
+        out
+    })
+    .unwrap_or_default()
 }
 
 /// Sites as small numbers, for the cells (interned once per thread and site).
@@ -91,8 +162,16 @@ pub fn site_id(site: &Site) -> u32 {
     thread_local! {
         static LOCAL: std::cell::RefCell<HashMap<(usize, usize, u32), u32>> = std::cell::RefCell::new(HashMap::new());
     }
+    thread_local! {
+        /// The site asked last: a kernel's writes come from a few sites in turn.
+        static LAST: std::cell::Cell<((usize, usize, u32), u32)> = const { std::cell::Cell::new(((0, 0, 0), 0)) };
+    }
     let key = site.key();
+    if let Ok(Some(id)) = LAST.try_with(|l| (l.get().0 == key).then_some(l.get().1)) {
+        return id;
+    }
     if let Ok(Some(id)) = LOCAL.try_with(|l| l.borrow().get(&key).copied()) {
+        let _ = LAST.try_with(|l| l.set((key, id)));
         return id;
     }
     let id = {
@@ -106,6 +185,7 @@ pub fn site_id(site: &Site) -> u32 {
         }
     };
     let _ = LOCAL.try_with(|l| l.borrow_mut().insert(key, id));
+    let _ = LAST.try_with(|l| l.set((key, id)));
     id
 }
 

@@ -9,7 +9,8 @@
 //!   static data), out-of-bounds and misaligned accesses, leaks at exit;
 //! - `initcheck.rs`: a shadow byte per byte of each `cudaMalloc` allocation;
 //! - `racecheck.rs`: per-byte shadows of the last writer and reader, ordered by barrier
-//!   intervals, for shared memory (per block) and global memory (per launch);
+//!   intervals, for shared memory (per block) and global memory (per launch), and
+//!   between lanes of one warp by the `__syncwarp`s they met at (`warp_order.rs`);
 //! - `synccheck.rs`: how many barriers each thread of a block passed before it exited.
 //!
 //! Reports follow compute-sanitizer's layout (`report.rs`) on stdout; the summary and
@@ -23,6 +24,7 @@ mod memcheck;
 mod racecheck;
 pub mod report;
 mod synccheck;
+mod warp_order;
 
 use crate::abi::Dim3;
 use std::cell::RefCell;
@@ -90,22 +92,41 @@ fn tool_is(t: Tool) -> bool {
 extern "C" {
     fn cuprite_san_set_fast_window(lo: usize, hi: usize);
     fn cuprite_san_bump_epoch();
-    fn cuprite_san_want_values(on: i32);
+    fn cuprite_san_epoch_now() -> u64;
+    fn cuprite_san_set_read_window(lo: usize, hi: usize, shadow: usize, seen: u64);
+    fn cuprite_san_set_launch(launch: u32);
+    fn cuprite_san_want_values(bits: i32);
     fn cuprite_san_want_events(on: i32);
 }
 
-/// Checked code calls `__cuprite_san_value` (branches, warp masks) only when asked.
-pub fn want_values() {
-    unsafe { cuprite_san_want_values(1) };
+/// Checked code calls `__cuprite_san_value` for branches (the profiler's divergence)
+/// only when asked.
+pub fn want_branches() {
+    unsafe { cuprite_san_want_values(1 << 0) };
+}
+
+/// Checked code calls `__cuprite_san_value` for warp collectives' masks (event 1), and
+/// `__syncwarp`'s (event 3), only when asked.
+fn want_warp_masks(collectives: bool) {
+    unsafe { cuprite_san_want_values(if collectives { 1 << 1 | 1 << 3 } else { 1 << 3 }) };
 }
 
 /// The banner, and the summary at exit.
 fn start(c: &Config) {
-    if c.tool == Tool::Synccheck {
-        want_values();
+    // synccheck checks every collective's mask; racecheck orders lanes of a warp by
+    // `__syncwarp`'s.
+    match c.tool {
+        Tool::Synccheck => want_warp_masks(true),
+        Tool::Racecheck => want_warp_masks(false),
+        _ => {}
     }
-    // Barriers and exits matter to racecheck and synccheck only.
-    unsafe { cuprite_san_want_events(matches!(c.tool, Tool::Racecheck | Tool::Synccheck) as i32) };
+    // Barriers matter to racecheck, barriers and exits to synccheck.
+    let events = match c.tool {
+        Tool::Racecheck => 1 << 0,
+        Tool::Synccheck => 1 << 0 | 1 << 2,
+        _ => 0,
+    };
+    unsafe { cuprite_san_want_events(events) };
     report::line("COMPUTE-SANITIZER");
     extern "C" fn at_exit() {
         finish();
@@ -220,7 +241,36 @@ thread_local! {
 pub fn enter_run(c: RunContext) {
     if c.launch != 0 {
         let _ = RUN.try_with(|r| *r.borrow_mut() = Some(c));
+        if tool_is(Tool::Racecheck) {
+            unsafe { cuprite_san_set_launch(c.launch as u32) };
+        }
     }
+}
+
+/// Later accesses by this thread to `[lo, hi)` need no call (the inlined fast path),
+/// until the next free; never while the profiler must see every access.
+fn skip_calls_within(lo: usize, hi: usize) {
+    if !crate::profile::counting() {
+        unsafe { cuprite_san_set_fast_window(lo, hi) };
+    }
+}
+
+/// racecheck: later reads by this thread of the allocation `[lo, hi)` need no call while
+/// its shadow of writes (`shadow`, the cells' address, or 0 for none) shows no write in
+/// the running launch; `seen`: the epoch read before the shadow was looked up.
+fn skip_fresh_reads_within(lo: usize, hi: usize, shadow: usize, seen: u64) {
+    if !crate::profile::counting() {
+        unsafe { cuprite_san_set_read_window(lo, hi, shadow, seen) };
+    }
+}
+
+fn epoch_now() -> u64 {
+    unsafe { cuprite_san_epoch_now() }
+}
+
+/// Every thread's windows are stale (an allocation went away, or a shadow was made).
+fn bump_epoch() {
+    unsafe { cuprite_san_bump_epoch() };
 }
 
 /// A worker has run its last block of launch `launch`: what it holds of the block's
@@ -341,6 +391,12 @@ pub unsafe extern "C" fn __cuprite_san_access(
         crate::profile::access(ptr as usize, bytes, kind == 1, global, &run, (symbol as usize, site_no), thread, block);
     }
     let Some(cfg) = config() else { return ptr };
+    if cfg.tool == Tool::Synccheck {
+        // synccheck looks at barriers and warp collectives only (as compute-sanitizer's):
+        // accesses go on unchecked, as in a program built without checks.
+        skip_calls_within(0, usize::MAX);
+        return ptr;
+    }
     let kind = match kind {
         0 => Access::Read,
         1 => Access::Write,
@@ -364,12 +420,18 @@ pub unsafe extern "C" fn __cuprite_san_access(
             // Later accesses to this allocation take the inlined fast path
             // (`__cuprite_san_check`), unless the profiler must see each one.
             if let memcheck::Space::Global { base, size, kind: Some(_) } = space {
-                if !crate::profile::counting() {
-                    cuprite_san_set_fast_window(base, base + size);
+                skip_calls_within(base, base + size);
+            }
+        }
+        Tool::Initcheck => {
+            // An allocation initcheck does not shadow, or whose every byte is set, has
+            // nothing left to find.
+            if initcheck::access(addr, bytes as usize, kind, &space, &at) {
+                if let memcheck::Space::Global { base, size, kind: Some(_) } = space {
+                    skip_calls_within(base, base + size);
                 }
             }
         }
-        Tool::Initcheck => initcheck::access(addr, bytes as usize, kind, &space, &at),
         Tool::Racecheck => racecheck::access(addr, bytes as usize, kind, &space, &at),
         Tool::Synccheck => {}
     }
@@ -412,9 +474,13 @@ pub unsafe extern "C" fn __cuprite_san_value(
     let key = (symbol as usize, site_no);
     match event {
         0 if crate::profile::counting() => crate::profile::branch(value != 0, &run, key, thread, block),
-        1 if tool_is(Tool::Synccheck) => {
+        1 | 3 if tool_is(Tool::Synccheck) => {
             let at = Thread { thread, block, run, site: Site { symbol, file, line } };
             synccheck::warp_mask(value, key, &at);
+        }
+        3 if tool_is(Tool::Racecheck) => {
+            let at = Thread { thread, block, run, site: Site { symbol, file, line } };
+            racecheck::warp_sync(value, key, &at);
         }
         _ => {}
     }
@@ -472,7 +538,7 @@ pub fn note_alloc(base: usize, size: usize, device: bool) {
 
 pub fn note_free(base: usize) {
     // Every thread's fast-path window may name this allocation.
-    unsafe { cuprite_san_bump_epoch() };
+    bump_epoch();
     if tool_is(Tool::Initcheck) {
         initcheck::free(base);
     }

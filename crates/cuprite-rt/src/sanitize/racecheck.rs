@@ -5,62 +5,94 @@
 //! their epochs differ. A shadow per byte keeps the last write and the last read (thread,
 //! epoch, site); an access that meets one from another thread in the same epoch is a
 //! hazard (RAW, WAR, WAW). What is found does not depend on the order in which the
-//! threads run. Lanes of one warp are not checked against each other (compute-sanitizer
-//! reports those as warnings at most); atomics are never a hazard.
+//! threads run. Lanes of one warp in the same barrier interval are ordered only by a
+//! `__syncwarp` both took part in (`warp_order.rs`); a shared-memory hazard between them
+//! is reported as a warning, as compute-sanitizer does. Atomics are never a hazard.
 //!
 //! Shared memory is shadowed per block (on the worker running it); global memory per
 //! allocation (`global_shadow.rs`: the last write of each word), where accesses from
 //! different blocks of a launch are never ordered (beyond the GPU tool, which checks
 //! shared memory only); there only reads of a word another thread wrote unordered (RAW)
-//! are reported. Not modelled: ordering by `__threadfence` plus an atomic flag (the "last
+//! are reported, and lanes of one warp are taken as ordered. Not modelled: ordering by `__threadfence` plus an atomic flag (the "last
 //! block" reduction pattern is reported as a race). Hazards are grouped by their two sites and
 //! reported at the end of the launch, as compute-sanitizer's analysis mode does.
 
 use super::memcheck::Space;
 use super::report::line;
+use super::warp_order::{self, WarpClocks};
 use super::{Access, Site, Thread};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
+/// An access to a byte of the block's shared memory.
 #[derive(Clone, Copy)]
 struct Acc {
-    block: (u32, u32, u32),
+    /// The thread's index in its block; `u32::MAX`: no access.
     tid: u32,
     epoch: u32,
-    site: Site,
+    /// The lane's own count of `__syncwarp`s joined (`warp_order.rs`).
+    wclock: u32,
+    /// `global_shadow::site_id`.
+    site: u32,
 }
 
-// Sites point at string literals of the generated code, alive for the whole program.
-unsafe impl Send for Acc {}
+const NO_ACCESS: Acc = Acc { tid: u32::MAX, epoch: 0, wclock: 0, site: 0 };
 
-#[derive(Clone, Copy, Default)]
+/// A byte of shared memory: its last write and read in the block numbered `block`
+/// (`BlockState::serial`; cells of other blocks are stale, so nothing is cleared).
+#[derive(Clone, Copy)]
 struct Cell {
-    launch: u64,
-    w: Option<Acc>,
-    r: Option<Acc>,
+    block: u32,
+    w: Acc,
+    r: Acc,
+}
+
+const STALE: Cell = Cell { block: 0, w: NO_ACCESS, r: NO_ACCESS };
+
+/// How an earlier access relates to a later one of the same launch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Ordered,
+    /// Threads of different warps (or blocks) that no barrier orders: an error.
+    Race,
+    /// Lanes of one warp that no barrier or warp collective orders: a warning.
+    WarpRace,
 }
 
 impl Acc {
-    /// Whether `self` and `other` (of one launch) may happen in either order.
-    fn races_with(&self, other: &Acc) -> bool {
-        if self.block != other.block {
-            return true;
+    /// How `earlier` (of the same block) relates to `self`, whose lane's warp clock is
+    /// `clock`.
+    fn order_after(&self, earlier: &Acc, clock: &[u32; 32]) -> Order {
+        if earlier.tid == u32::MAX || self.tid == earlier.tid || self.epoch != earlier.epoch {
+            return Order::Ordered;
         }
-        self.tid != other.tid && self.epoch == other.epoch && self.tid / 32 != other.tid / 32
+        if self.tid / 32 != earlier.tid / 32 {
+            return Order::Race;
+        }
+        if warp_order::ordered(earlier.tid % 32, earlier.wclock, clock) {
+            Order::Ordered
+        } else {
+            Order::WarpRace
+        }
     }
 }
 
 /// The running block's barrier counts (per worker thread).
 struct BlockState {
     key: (u64, u32, u32, u32),
+    /// Numbers the blocks this worker ran (from 1), for the shared cells.
+    serial: u32,
     epochs: Vec<u32>,
-    shared: HashMap<usize, Cell>,
+    /// Per warp of the block, made at its first `__syncwarp`.
+    warps: HashMap<u32, Box<WarpClocks>>,
 }
 
 thread_local! {
     static BLOCK: RefCell<Option<BlockState>> = const { RefCell::new(None) };
+    /// A cell per byte of shared memory, indexed by offset, reused from block to block.
+    static SHARED: RefCell<Vec<Cell>> = const { RefCell::new(Vec::new()) };
 }
 
 fn with_block<R>(at: &Thread, f: impl FnOnce(&mut BlockState) -> R) -> Option<R> {
@@ -70,7 +102,8 @@ fn with_block<R>(at: &Thread, f: impl FnOnce(&mut BlockState) -> R) -> Option<R>
             let key = at.block_key();
             if b.as_ref().is_none_or(|s| s.key != key) {
                 let n = at.run.block_dim.count() as usize;
-                *b = Some(BlockState { key, epochs: vec![0; n], shared: HashMap::new() });
+                let serial = b.as_ref().map_or(1, |s| s.serial.wrapping_add(1).max(1));
+                *b = Some(BlockState { key, serial, epochs: vec![0; n], warps: HashMap::new() });
             }
             f(b.as_mut().unwrap())
         })
@@ -86,6 +119,12 @@ pub fn barrier(at: &Thread) {
     });
 }
 
+/// A lane reaches a `__syncwarp` with member mask `mask` (`site`: which one).
+pub fn warp_sync(mask: u32, site: (usize, u32), at: &Thread) {
+    let t = at.linear();
+    with_block(at, |b| b.warps.entry(t / 32).or_default().arrive(t % 32, site, mask));
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Hazard {
     Raw,
@@ -93,7 +132,7 @@ enum Hazard {
     Waw,
 }
 
-/// (launch, global?, hazard, first site, second site) → count; the sites' text is kept
+/// (launch, global?, hazard, first site, second site) → counts; the sites' text is kept
 /// beside for the report.
 type Key = (u64, bool, Hazard, (usize, usize, u32), (usize, usize, u32));
 
@@ -101,6 +140,10 @@ struct Found {
     first: Site,
     second: Site,
     count: u64,
+    /// Of `count`, the hazards between lanes of one warp: the report is a warning when
+    /// all are (compute-sanitizer sums both kinds in one report: 1016 hazards, an error,
+    /// for tests/sanitize/reduce_missing_barrier.cu).
+    in_warp: u64,
 }
 unsafe impl Send for Found {}
 
@@ -112,34 +155,43 @@ fn found() -> MutexGuard<'static, BTreeMap<Key, Found>> {
 
 /// Records a hazard between `read` (or the first write) and `write`, in the reading
 /// order of compute-sanitizer's reports (the read first).
-fn record(launch: u64, global: bool, h: Hazard, a: Site, b: Site) {
+fn record(launch: u64, global: bool, warning: bool, h: Hazard, a: Site, b: Site) {
     let (first, second) = if h == Hazard::Waw && b.key() < a.key() { (b, a) } else { (a, b) };
     let mut f = found();
-    f.entry((launch, global, h, first.key(), second.key())).or_insert(Found { first, second, count: 0 }).count += 1;
+    let e = f.entry((launch, global, h, first.key(), second.key())).or_insert(Found { first, second, count: 0, in_warp: 0 });
+    e.count += 1;
+    e.in_warp += warning as u64;
 }
 
-fn visit(cell: &mut Cell, me: Acc, kind: Access, launch: u64, global: bool) {
-    if cell.launch != launch {
-        *cell = Cell { launch, w: None, r: None };
+/// Records a hazard between `earlier` and the access `me` if they are unordered.
+fn hazard(me: &Acc, earlier: &Acc, clock: &[u32; 32], launch: u64, h: Hazard) {
+    let warning = match me.order_after(earlier, clock) {
+        Order::Ordered => return,
+        Order::Race => false,
+        Order::WarpRace => true,
+    };
+    let (mine, theirs) = (super::global_shadow::site(me.site), super::global_shadow::site(earlier.site));
+    match h {
+        Hazard::Raw => record(launch, false, warning, h, mine, theirs),
+        _ => record(launch, false, warning, h, theirs, mine),
+    }
+}
+
+/// A shared-memory byte's access by `me` (whose warp clock is `clock`) in the block
+/// numbered `block`.
+fn visit(cell: &mut Cell, me: Acc, clock: &[u32; 32], kind: Access, launch: u64, block: u32) {
+    if cell.block != block {
+        *cell = Cell { block, ..STALE };
     }
     match kind {
         Access::Read => {
-            if let Some(w) = cell.w.filter(|w| me.races_with(w)) {
-                record(launch, global, Hazard::Raw, me.site, w.site);
-            }
-            cell.r = Some(me);
+            hazard(&me, &cell.w, clock, launch, Hazard::Raw);
+            cell.r = me;
         }
         Access::Write => {
-            // Unordered writes with no read between are reported in shared memory only:
-            // in global memory, threads storing the same value (a flag, the grid's size)
-            // are a common idiom the checker cannot tell from a bug without the values.
-            if let Some(w) = cell.w.filter(|w| !global && me.races_with(w)) {
-                record(launch, global, Hazard::Waw, w.site, me.site);
-            }
-            if let Some(r) = cell.r.filter(|r| me.races_with(r)) {
-                record(launch, global, Hazard::War, r.site, me.site);
-            }
-            cell.w = Some(me);
+            hazard(&me, &cell.w, clock, launch, Hazard::Waw);
+            hazard(&me, &cell.r, clock, launch, Hazard::War);
+            cell.w = me;
         }
         Access::Atomic => {}
     }
@@ -151,14 +203,22 @@ pub fn access(addr: usize, len: usize, kind: Access, space: &Space, at: &Thread)
     }
     let tid = at.linear();
     let launch = at.run.launch;
-    let block = (at.block.x, at.block.y, at.block.z);
     match *space {
         Space::Shared { offset } => {
+            let site = super::global_shadow::site_id(&at.site);
             with_block(at, |b| {
-                let me = Acc { block, tid, epoch: b.epochs.get(tid as usize).copied().unwrap_or(0), site: at.site };
-                for o in offset..offset + len {
-                    visit(b.shared.entry(o).or_default(), me, kind, launch, false);
-                }
+                let clock = b.warps.get_mut(&(tid / 32)).map_or([0; 32], |w| w.clock(tid % 32));
+                let epoch = b.epochs.get(tid as usize).copied().unwrap_or(0);
+                let me = Acc { tid, epoch, wclock: clock[(tid % 32) as usize], site };
+                let _ = SHARED.try_with(|cells| {
+                    let mut cells = cells.borrow_mut();
+                    if cells.len() < offset + len {
+                        cells.resize(offset + len, STALE);
+                    }
+                    for cell in &mut cells[offset..offset + len] {
+                        visit(cell, me, &clock, kind, launch, b.serial);
+                    }
+                });
             });
         }
         Space::Global { base, size, .. } => {
@@ -169,10 +229,12 @@ pub fn access(addr: usize, len: usize, kind: Access, space: &Space, at: &Thread)
             let lid = launch as u32;
             match kind {
                 Access::Read => {
+                    let seen = super::epoch_now();
+                    super::skip_fresh_reads_within(base, base + size, gs::cells_address(base, size), seen);
                     for w in gs::writes(base, size, addr, len, lid) {
                         let ordered = w.block == me_block && (w.tid == tid || w.epoch != epoch || w.tid / 32 == tid / 32);
                         if !ordered {
-                            record(launch, true, Hazard::Raw, at.site, gs::site(w.site));
+                            record(launch, true, false, Hazard::Raw, at.site, gs::site(w.site));
                         }
                     }
                 }
@@ -188,6 +250,7 @@ pub fn access(addr: usize, len: usize, kind: Access, space: &Space, at: &Thread)
 }
 
 static DISPLAYED: AtomicU64 = AtomicU64::new(0);
+static WARNINGS: AtomicU64 = AtomicU64::new(0);
 
 /// The launch's hazards, one report per pair of sites.
 pub fn launch_end(launch: u64) {
@@ -197,17 +260,31 @@ pub fn launch_end(launch: u64) {
         keys.into_iter().filter_map(|k| f.remove(&k).map(|v| (k, v))).collect()
     };
     for ((_, global, h, _, _), f) in mine {
-        let (a, b) = match h {
+        let warning = f.in_warp == f.count;
+        let (mut a, mut b) = match h {
             Hazard::Raw | Hazard::War => ("Read", "Write"),
             Hazard::Waw => ("Write", "Write"),
         };
+        // The two accesses in source order, as compute-sanitizer lists them (by code
+        // offset); on one line the read first.
+        let (mut first, mut second) = (f.first, f.second);
+        if second.line < first.line {
+            std::mem::swap(&mut first, &mut second);
+            std::mem::swap(&mut a, &mut b);
+        }
         DISPLAYED.fetch_add(1, Ordering::Relaxed);
-        super::ERRORS.fetch_add(1, Ordering::Relaxed);
-        line(&format!("Error: Race reported between {a} access at {} in {}", f.first.function(), f.first.place()));
+        let severity = if warning {
+            WARNINGS.fetch_add(1, Ordering::Relaxed);
+            "Warning"
+        } else {
+            super::ERRORS.fetch_add(1, Ordering::Relaxed);
+            "Error"
+        };
+        line(&format!("{severity}: Race reported between {a} access at {} in {}", first.function(), first.place()));
         line(&format!(
             "    and {b} access at {} in {} [{} hazard{}]",
-            f.second.function(),
-            f.second.place(),
+            second.function(),
+            second.place(),
             f.count,
             if f.count == 1 { "" } else { "s" }
         ));
@@ -220,6 +297,7 @@ pub fn launch_end(launch: u64) {
 
 pub fn summary() {
     let n = DISPLAYED.load(Ordering::Relaxed);
+    let w = WARNINGS.load(Ordering::Relaxed);
     let s = |n: u64| if n == 1 { "" } else { "s" };
-    line(&format!("RACECHECK SUMMARY: {n} hazard{} displayed ({n} error{}, 0 warnings)", s(n), s(n)));
+    line(&format!("RACECHECK SUMMARY: {n} hazard{} displayed ({} error{}, {w} warning{})", s(n), n - w, s(n - w), s(w)));
 }
