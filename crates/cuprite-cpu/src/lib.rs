@@ -169,13 +169,6 @@ pub fn c_compiler_flags(opt_level: u8) -> Vec<String> {
         // The device object runs where it is built (like a JIT'd fatbinary): use the
         // machine's full SIMD width for thread loops.
         v.push("-march=native".into());
-        // A thread loop's tests of `threadIdx.y` (or of values computed from it, such as a
-        // row index) do not change within the `x` loop. GCC 12 cannot vectorise a select on
-        // two such invariant tests combined ("relevant stmt not supported" on the
-        // if-converted `a & b ? x : y`, hotspot's halo selection); unswitching the loop on
-        // them first removes the select, but GCC's default size limit (50) stops it for a
-        // stencil's body. Clang accepts and ignores `--param` (-w silences its warning).
-        v.push("--param=max-unswitch-insns=100".into());
     }
     if opt_level == 0 {
         v.push("-g".into());

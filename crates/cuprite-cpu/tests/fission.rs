@@ -650,7 +650,7 @@ __global__ void halo(const float *in, float *out, int n) {
 }";
 
 #[test]
-fn halo_stencils_match_the_host_with_their_selection_vectorised() {
+fn halo_stencils_match_the_host_with_affine_offsets() {
     let m = lower(HALO_STENCIL);
     let main = format!(
         "{LAUNCH0}int main(void) {{
@@ -677,9 +677,8 @@ fn halo_stencils_match_the_host_with_their_selection_vectorised() {
     // `threadIdx.x - 1` under `threadIdx.x > 0` is a 64-bit offset; slot indices are too.
     assert!(c.contains("((int64_t)v") && c.contains(" - (int64_t)v"), "guarded offset widened:\n{c}");
     assert!(c.contains("const size_t __t = "), "{c}");
-    // The selection's thread loop (the one with the four neighbours' branches) is vectorised.
-    let c = emit_c(&m, &EmitOptions { line_directives: false, source_name: "halo.cu".into(), checks: false }).unwrap();
-    let loops = thread_loops(&c);
-    let (line, body) = loops.iter().find(|(_, b)| b.matches("if (").count() >= 4).unwrap_or_else(|| panic!("{c}"));
-    assert_vectorised("fission_halo_vec", &c, *line, body.lines().count());
+    // Not asserted: that GCC vectorises the selection's thread loop. GCC 12 does only after
+    // unswitching it on the `threadIdx.y` tests (`--param=max-unswitch-insns=100`, not
+    // passed: it measured no faster), and then only the versions without `x == 0` loads
+    // (NOTES.md, hotspot).
 }
