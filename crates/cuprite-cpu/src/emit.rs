@@ -899,7 +899,7 @@ impl<'m> ModCx<'m> {
             if let Some((k, res)) = bar_result {
                 tb.push(lv[res.index()].clone().assign(id(format!("__bres{k}"))).stmt());
             }
-            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions, ret_goto: None, plain_atomics: None, defs: None };
+            let kcx = KernelCx { region: r, multi, warp, shared_off: &shared_off, regions: &regions, ret_goto: None, plain_atomics: None, defs: None, nonwrap: None };
             let cx = FnCx { mc: self, f: &f, lv: lv.clone(), kernel: Some(kcx), prefix: if multi { format!("{ver}r{r}_") } else { ver.to_string() }, ver: ver.to_string(), labels: HashMap::new(), subst: HashMap::new() };
             for (i, res) in cut_results.iter().enumerate() {
                 tb.push(lv[res.index()].clone().assign(cx.warp_result(i, &f.local(*res).ty)).stmt());
@@ -1466,6 +1466,9 @@ struct KernelCx<'a> {
     /// Under fission: each value's defining instruction, for widening signed 32-bit
     /// index arithmetic into 64 bits where it feeds a pointer offset (`wide_index`).
     defs: Option<&'a HashMap<ValueId, InstKind>>,
+    /// Under fission: `threadIdx.x - k`-style unsigned offsets proved not to wrap
+    /// (`guarded_index.rs`), redone in 64 bits by `wide_index`.
+    nonwrap: Option<&'a HashSet<ValueId>>,
 }
 
 /// Lowering of one function's blocks (a device function, or one region of a kernel).
@@ -1768,6 +1771,12 @@ impl<'a, 'm> FnCx<'a, 'm> {
     fn wide_index(&self, v: ValueId, depth: u32) -> Expr {
         let leaf = || if *self.vty(v) == Type::I32 && depth < 6 { self.v(v).cast(CType::named("int64_t")) } else { self.v(v) };
         let Some(defs) = self.kernel.as_ref().and_then(|k| k.defs) else { return self.v(v) };
+        // `s - k` where a guard proved `s >= k`: the same number in 64 bits.
+        if self.kernel.as_ref().and_then(|k| k.nonwrap).is_some_and(|n| n.contains(&v)) {
+            if let Some(InstKind::Binary(BinaryOp::Sub, a, k)) = defs.get(&v) {
+                return self.v(*a).cast(CType::named("int64_t")).bin("-", self.v(*k).cast(CType::named("int64_t")));
+            }
+        }
         if *self.vty(v) != Type::I32 || depth == 0 {
             return leaf();
         }
@@ -1885,7 +1894,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
             (Some(_), SpecialReg::BlockIdx(x)) => id(format!("__b{}", d(x))),
             (Some(_), SpecialReg::BlockDim(x)) => id(format!("__bd{}", d(x))),
             (Some(_), SpecialReg::GridDim(x)) => id(format!("__gd{}", d(x))),
-            (Some(_), SpecialReg::LaneId) => id("__t").bin("&", lit("31u")),
+            (Some(_), SpecialReg::LaneId) => id("__t").bin("&", lit("31u")).cast(CType::named("uint32_t")),
             (None, SpecialReg::ThreadIdx(x)) => id("__ctx").arrow("tid").member(d(x)),
             (None, SpecialReg::BlockIdx(x)) => id("__ctx").arrow("bid").member(d(x)),
             (None, SpecialReg::BlockDim(x)) => id("__ctx").arrow("bdim").member(d(x)),

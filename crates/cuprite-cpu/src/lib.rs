@@ -31,6 +31,7 @@ pub mod builtins;
 pub mod cast;
 mod emit;
 mod fission;
+mod guarded_index;
 mod inline;
 mod lane_disjoint;
 mod lockstep;

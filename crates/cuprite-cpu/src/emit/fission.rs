@@ -116,7 +116,7 @@ impl<'m> ModCx<'m> {
             mc: self,
             f,
             lv: lv.to_vec(),
-            kernel: Some(KernelCx { region: 0, multi: true, warp: false, shared_off, regions, ret_goto: None, plain_atomics: None, defs: None }),
+            kernel: Some(KernelCx { region: 0, multi: true, warp: false, shared_off, regions, ret_goto: None, plain_atomics: None, defs: None, nonwrap: None }),
             prefix: String::new(),
             ver: String::new(),
             labels: HashMap::new(),
@@ -203,6 +203,7 @@ impl<'m> ModCx<'m> {
                 None => (*r, k.clone()),
             })
             .collect();
+        let nonwrap = crate::guarded_index::nonwrapping_subs(f, &defs);
         // Parameters: uniform ones are scalars; varying ones live in slots.
         let mut varying_params = Vec::new();
         for (i, p) in f.params.iter().enumerate() {
@@ -231,6 +232,7 @@ impl<'m> ModCx<'m> {
                     ret_goto: Some(format!("{ver}u{k}_end")),
                     plain_atomics: None,
                     defs: Some(&defs),
+                    nonwrap: Some(&nonwrap),
                 }),
                 prefix: format!("{ver}u{k}_"),
                 ver: ver.to_string(),
@@ -528,11 +530,14 @@ fn has_atomic_on(f: &Function, b: BlockId, ptrs: &HashSet<ValueId>) -> bool {
 }
 
 /// `__t`, the thread's linear index in its block.
+/// A `size_t` sum of the row's start and `__tx`: as a 32-bit unsigned sum it could wrap,
+/// so the C compiler would not see slot accesses `s[__t]` as affine in `__tx` (no
+/// vectorisation: "evolution of base is not affine"); in 64 bits it cannot.
 fn thread_index() -> Stmt {
     Stmt::decl(
-        CType::named("uint32_t").konst(),
+        CType::named("size_t").konst(),
         "__t",
-        Some(id("__tz").bin("*", id("__bdy")).bin("+", id("__ty")).bin("*", id("__bdx")).bin("+", id("__tx"))),
+        Some(id("__tz").bin("*", id("__bdy")).bin("+", id("__ty")).bin("*", id("__bdx")).cast(CType::named("size_t")).bin("+", id("__tx"))),
     )
 }
 
