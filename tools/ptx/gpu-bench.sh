@@ -7,7 +7,8 @@
 # with `cuprite -O3 -arch=sm_90`, runs each REPS times (Cuprite's with
 # CUPRITE_DEVICE=gpu), takes the median of the timed section each prints (`BENCH name
 # ms=...`, timed with events) and writes a table NAME, nvcc ms, cuprite ms, ratio, and
-# whether the checksums agree, to $OUT/gpu-bench.tsv.
+# whether the checksums agree, to $OUT/gpu-bench.tsv. BENCHES=DIR takes the programs from
+# DIR instead of this tree's benches/cuda.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CUPRITE=${CUPRITE:?set CUPRITE to the cuprite binary}
@@ -16,14 +17,15 @@ REPS=${1:-5}
 mkdir -p "$OUT"
 W=$(mktemp -d)
 names=()
-for f in "$ROOT"/benches/cuda/*.cu; do names+=("$(basename "$f" .cu)"); done
+BENCHES=${BENCHES:-$ROOT/benches/cuda}
+for f in "$BENCHES"/*.cu; do names+=("$(basename "$f" .cu)"); done
 build() {
   local n=$1
-  nvcc -O3 -arch=sm_90 -o "$W/$n.nvcc" "$ROOT/benches/cuda/$n.cu" >"$W/$n.nvcc.log" 2>&1 || echo FAILED >"$W/$n.nvcc.failed"
-  "$CUPRITE" -O3 -arch=sm_90 -o "$W/$n.cuprite" "$ROOT/benches/cuda/$n.cu" >"$W/$n.cuprite.log" 2>&1 || echo FAILED >"$W/$n.cuprite.failed"
+  nvcc -O3 -arch=sm_90 -o "$W/$n.nvcc" "$BENCHES/$n.cu" >"$W/$n.nvcc.log" 2>&1 || echo FAILED >"$W/$n.nvcc.failed"
+  "$CUPRITE" -O3 -arch=sm_90 -o "$W/$n.cuprite" "$BENCHES/$n.cu" >"$W/$n.cuprite.log" 2>&1 || echo FAILED >"$W/$n.cuprite.failed"
 }
 export -f build
-export W ROOT CUPRITE
+export W ROOT CUPRITE BENCHES
 printf '%s\n' "${names[@]}" | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 median() { sort -g | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else print a[int((NR + 1) / 2)]}'; }
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" | head -1; }

@@ -87,6 +87,7 @@ impl Queue {
                 let mut st = self.lock();
                 loop {
                     if let Some(x) = st.ops.pop_front() {
+                        crate::gpu::before_op(&x.1, st.ops.front().map(|(_, o)| o));
                         break Some(x);
                     }
                     if st.closed {
@@ -106,6 +107,10 @@ impl Queue {
             let Some((seq, op)) = next else { return };
             crate::workers::set_current_priority(self.priority.load(Ordering::Relaxed));
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exec(op)));
+            // A launch left running on the GPU device is complete when the next operation is.
+            if crate::gpu::after_op() {
+                continue;
+            }
             self.completed.store(seq, Ordering::SeqCst);
             if self.waiters.load(Ordering::SeqCst) > 0 {
                 let _g = self.lock();

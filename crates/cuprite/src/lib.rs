@@ -12,6 +12,7 @@ pub mod install;
 pub mod module_image;
 pub mod pipeline;
 pub mod ptx_embed;
+pub mod ptx_math;
 pub mod rdc;
 pub mod resources;
 pub mod support_files;

@@ -67,7 +67,8 @@ fn compile_module(build: &Build, input: &Path, name_expressions: &[String], host
 /// take the file as PTX and `cuModuleLoad*` on the CPU device loads the image, unchanged.
 pub fn ptx_file(build: &Build, compiled: &Compiled) -> Result<String, String> {
     let target = cuprite_ptx::isa::Target { sm: build.arch.max(cuprite_ptx::isa::Target::OLDEST_SM), arch_specific: false };
-    let ptx = cuprite_ptx::emit::emit_module(&compiled.module, target).map_err(|e| e.to_string())?;
+    let module = crate::ptx_math::prepare(&compiled.module)?;
+    let ptx = cuprite_ptx::emit::emit_module(&module, target).map_err(|e| e.to_string())?;
     Ok(compiled.image.encode_with_ptx(&ptx))
 }
 

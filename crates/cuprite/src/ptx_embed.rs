@@ -15,9 +15,18 @@ pub fn registration_c(module: &Module, arch: u32) -> String {
     let lit = |s: &str| cuprite_cpu::cast::c_string_literal(s.as_bytes());
     let mut c = String::from("\n/* The module as PTX, for the GPU device (crates/cuprite/src/ptx_embed.rs). */\n");
     c.push_str("extern void __cuprite_register_ptx(const char *ptx, const char *error, unsigned nk, const char *const *kernel_symbols, const char *const *kernel_names, unsigned nv, const void *const *var_shadows, const char *const *var_names);\n");
-    let (ptx, error) = match cuprite_ptx::emit::emit_module(module, target) {
-        Ok(p) => (Some(p), None),
-        Err(e) => (None, Some(e.to_string())),
+    // The device math library's routines join the module when its code calls them.
+    let prepared = crate::ptx_math::prepare(module);
+    let module: &Module = match &prepared {
+        Ok(m) => m,
+        Err(_) => module,
+    };
+    let (ptx, error) = match &prepared {
+        Err(e) => (None, Some(e.clone())),
+        Ok(m) => match cuprite_ptx::emit::emit_module(m, target) {
+            Ok(p) => (Some(p), None),
+            Err(e) => (None, Some(e.to_string())),
+        },
     };
     let (fnames, gnames) = cuprite_ptx::emit::symbol_names(module);
     let mut ksyms = Vec::new();

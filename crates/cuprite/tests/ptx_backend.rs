@@ -102,7 +102,20 @@ fn every_feature_is_well_formed_and_native() {
 #[test]
 fn unsupported_constructs_are_named_with_their_position() {
     let err = ptx_file("unsupported_math").unwrap_err();
-    assert!(err.contains("unsupported_math.cu:2:") && err.contains("'expf'") && err.contains("PTX back-end"), "{err}");
+    assert!(err.contains("unsupported_math.cu:3:") && err.contains("'j0f'") && err.contains("PTX back-end"), "{err}");
+}
+
+#[test]
+fn math_library_functions_call_the_device_math_library() {
+    let ptx = ptx_file("library_math").unwrap();
+    for routine in ["cuprite_ptx_expf", "cuprite_ptx_sinf", "cuprite_ptx_powf", "cuprite_ptx_erfc", "cuprite_ptx_lgamma"] {
+        assert!(ptx.lines().any(|l| l.starts_with(".func") && l.contains(routine)), "no routine {routine} in:\n{ptx}");
+        assert!(ptx.lines().any(|l| l.contains("call") && l.contains(routine)), "no call of {routine}");
+    }
+    // Only the routines the kernel reaches are written.
+    assert!(!ptx.contains("cuprite_ptx_atan2"), "unreached routines are left out");
+    // The tables of the library are the module's own, not visible to the host.
+    assert!(!ptx.contains(".visible .global .align 8 .b8 __cuprite_g"), "{ptx}");
 }
 
 #[test]

@@ -44,6 +44,8 @@ pub struct Fx<'a> {
     depot_align: u64,
     labels: u32,
     pub loc: Option<SrcLoc>,
+    /// Per value: a pointer into global memory (`spaces.rs`).
+    pub global_ptr: Vec<bool>,
 }
 
 pub fn is_kernel(f: &Function) -> bool {
@@ -116,6 +118,7 @@ pub fn emit(m: &Module, names: &Names, target: Target, index: usize, f: &Functio
         depot_align: 8,
         labels: 0,
         loc: f.loc,
+        global_ptr: super::spaces::global_pointers(m, f),
     };
     fx.assign_homes();
     fx.load_params()?;
@@ -322,6 +325,18 @@ impl<'a> Fx<'a> {
     }
 
     /// `ld` of a scalar of type `ty` into register `d` (a `Bool` reads a byte).
+    /// The state space and address to access memory through pointer value `ptr` (in
+    /// register `reg`): `.global` when the pointer certainly addresses global memory.
+    pub fn space_of(&mut self, ptr: ValueId, reg: String) -> (&'static str, String) {
+        if self.global_ptr.get(ptr.index()).copied().unwrap_or(false) {
+            let g = self.tmp(Class::B64);
+            self.emit(format!("cvta.to.global.u64 {g}, {reg}"));
+            (".global", g)
+        } else {
+            ("", reg)
+        }
+    }
+
     pub fn load_scalar(&mut self, d: &str, ty: &Type, space: &str, addr: &str, volatile: bool) {
         let vol = if volatile { ".volatile" } else { "" };
         let suffix = types::mem_suffix(ty).unwrap_or("u64");

@@ -21,6 +21,17 @@ pub fn space_name(space: AddressSpace) -> &'static str {
     }
 }
 
+/// Whether `init` is a `__managed__` variable's cell: `{&self + 16, &self + 16 + size}`.
+fn is_managed_cell(index: usize, init: &Init) -> bool {
+    match init {
+        Init::Aggregate(items) if items.len() == 2 => {
+            matches!(items[0], Init::GlobalAddr { global, offset: 16 } if global.index() == index)
+                && matches!(items[1], Init::GlobalAddr { global, .. } if global.index() == index)
+        }
+        _ => false,
+    }
+}
+
 /// The declaration of one variable.
 pub fn declare(m: &Module, names: &Names, index: usize, g: &Global) -> Result<String, EmitError> {
     let (size, natural) = m.layout(&g.ty);
@@ -33,11 +44,17 @@ pub fn declare(m: &Module, names: &Names, index: usize, g: &Global) -> Result<St
     if g.external {
         return Ok(format!(".extern .{space} .align {align} .b8 {name}[{}];\n", size.max(1)));
     }
-    let vis = if g.space == AddressSpace::Shared { "" } else { ".visible " };
+    // Only variables the host refers to (by a shadow) are visible outside the module.
+    let vis = if g.space == AddressSpace::Shared || g.host_symbol.is_none() { "" } else { ".visible " };
     let size = size.max(1);
     let Some(init) = &g.init else {
         return Ok(format!("{vis}.{space} .align {align} .b8 {name}[{size}];\n"));
     };
+    if is_managed_cell(index, init) {
+        // A __managed__ variable's cell ({begin, end} of its storage, cuprite_abi.h): the
+        // GPU device points it at the host's object when it loads the module.
+        return Ok(format!("// __managed__ '{}': the runtime fills in its cell\n{vis}.{space} .align {align} .b8 {name}[{size}];\n", g.name));
+    }
     if g.space == AddressSpace::Shared {
         return Err(EmitError::at(m, g.loc, format!("__shared__ variable '{}' has an initializer, which CUDA does not allow", g.name)));
     }

@@ -110,7 +110,8 @@ impl<'a> Fx<'a> {
                     self.copy_mem(&Self::generic(&d), 0, &Self::generic(&p), 0, size, align);
                 } else {
                     let d = self.v(v)?;
-                    self.load_scalar(&d, &ty, "", &p, *volatile);
+                    let (space, addr) = self.space_of(*ptr, p);
+                    self.load_scalar(&d, &ty, space, &addr, *volatile);
                 }
             }
             InstKind::Store { ptr, value, volatile } => {
@@ -121,7 +122,8 @@ impl<'a> Fx<'a> {
                     let (size, align) = self.m.layout(&ty);
                     self.copy_mem(&Self::generic(&p), 0, &Self::generic(&s), 0, size, align);
                 } else {
-                    self.store_scalar(&ty, "", &p, &s, *volatile);
+                    let (space, addr) = self.space_of(*ptr, p);
+                    self.store_scalar(&ty, space, &addr, &s, *volatile);
                 }
             }
             InstKind::FieldAddr { base, strukt, field } => {

@@ -116,7 +116,7 @@ impl<'a> Fx<'a> {
                 let y = one!(Class::F64, "mul.rn.f64 {d}, {x}, {scale}");
                 (one!(Class::F32, "cvt.rn.f32.f64 {d}, {y}"), Type::F32)
             }
-            Isnanf | Isnan => (one!(Class::Pred, "testp.nan.{ft} {d}, {}", a[0]), Type::Bool),
+            Isnanf | Isnan => (one!(Class::Pred, "testp.notanumber.{ft} {d}, {}", a[0]), Type::Bool),
             Isinff | Isinf => (one!(Class::Pred, "testp.infinite.{ft} {d}, {}", a[0]), Type::Bool),
             Isfinitef | Isfinite => (one!(Class::Pred, "testp.finite.{ft} {d}, {}", a[0]), Type::Bool),
             Signbitf => {
@@ -128,7 +128,18 @@ impl<'a> Fx<'a> {
                 (one!(Class::Pred, "setp.lt.s64 {d}, {b}, 0"), Type::Bool)
             }
             Saturatef | Saturate => (one!(Class::F32, "cvt.sat.f32.f32 {d}, {}", a[0]), Type::F32),
-            Fdividef | FastFdividef | Fdivide => (one!(Class::F32, "div.full.f32 {d}, {}, {}", a[0], a[1]), Type::F32),
+            // a * (1/b): 0 for 2^126 < |b| < 2^128 (NaN for infinite a), as CUDA documents.
+            Fdividef | FastFdividef | Fdivide => (one!(Class::F32, "div.approx.f32 {d}, {}, {}", a[0], a[1]), Type::F32),
+            FtzF32 => {
+                // |x| below the smallest normal (zeros and subnormals) becomes the zero of its sign;
+                // every other value (NaNs too) keeps its bits.
+                let m = one!(Class::F32, "abs.f32 {d}, {}", a[0]);
+                let p = one!(Class::Pred, "setp.lt.f32 {d}, {m}, 0f00800000");
+                let b = one!(Class::B32, "mov.b32 {d}, {}", a[0]);
+                let s = one!(Class::B32, "and.b32 {d}, {b}, -2147483648");
+                let z = one!(Class::F32, "mov.b32 {d}, {s}");
+                (one!(Class::F32, "selp.f32 {d}, {z}, {}, {p}", a[0]), Type::F32)
+            }
             FastSinf => (one!(Class::F32, "sin.approx.f32 {d}, {}", a[0]), Type::F32),
             FastCosf => (one!(Class::F32, "cos.approx.f32 {d}, {}", a[0]), Type::F32),
             FastTanf => {

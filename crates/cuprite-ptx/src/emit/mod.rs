@@ -17,6 +17,8 @@ mod globals;
 mod inst;
 pub mod lint;
 mod math;
+pub mod mathlib;
+mod spaces;
 pub mod types;
 mod warp;
 

@@ -66,10 +66,12 @@ fn narrow_integers_switches_and_predicates() {
         ".visible .entry _Z1kPai(",
         ".param .s32 _Z1kPai_param_1",
         ".maxntid 128, 1, 1",
-        "ld.s8 ",
+        // The kernel's pointer parameter addresses global memory (spaces.rs).
+        "cvta.to.global.u64 ",
+        "ld.global.s8 ",
         // The sum of two chars is re-extended from 8 bits before it is stored.
         "cvt.s32.s8 ",
-        "st.s8 ",
+        "st.global.s8 ",
         "setp.eq.s32 %p6, %r5, 1;",
         ", -7;",
         "not.pred",

@@ -73,6 +73,7 @@ driver_api! {
     mem_free_host = "cuMemFreeHost": fn(*mut c_void) -> CUresult;
     mem_host_register = "cuMemHostRegister_v2": fn(*mut c_void, usize, c_uint) -> CUresult;
     mem_host_unregister = "cuMemHostUnregister": fn(*mut c_void) -> CUresult;
+    mem_host_get_device_pointer = "cuMemHostGetDevicePointer_v2": fn(*mut CUdeviceptr, *mut c_void, c_uint) -> CUresult;
     stream_create = "cuStreamCreate": fn(*mut CUstream, c_uint) -> CUresult;
     stream_synchronize = "cuStreamSynchronize": fn(CUstream) -> CUresult;
     event_create = "cuEventCreate": fn(*mut CUevent, c_uint) -> CUresult;

@@ -5,9 +5,10 @@
 //! `cuModuleLoadDataEx` when the device opens; device variables are re-pointed at their
 //! instances in those modules. Memory, copies and launches map onto the driver API in the
 //! primary context; the runtime's streams, events and error handling above the `Device`
-//! trait stay as they are (each stream's thread runs its operations in order, and a
-//! launch returns once the GPU has finished it, with the driver's error code, which CUDA
-//! numbers as the runtime does).
+//! trait stay as they are (each stream's thread runs its operations in order on its own
+//! driver stream; a launch that more queued GPU work follows returns once the driver has
+//! queued it, any other operation once the GPU has finished it, with the driver's error
+//! code, which CUDA numbers as the runtime does).
 
 pub mod driver;
 pub mod ptx;
@@ -16,6 +17,7 @@ use crate::device::Device;
 use crate::error::{self, Result};
 use crate::launch::PreparedLaunch;
 use crate::memory::{self, Kind};
+use crate::stream::Op;
 use driver::*;
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
@@ -27,6 +29,49 @@ thread_local! {
     /// issues its operations there, so launches of different streams run concurrently
     /// on the GPU as they do under CUDA, and none waits behind the legacy stream.
     static LANE: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
+}
+
+thread_local! {
+    /// Set by the stream's server before a launch that the next queued operation, one the
+    /// driver stream orders after it and that waits for the stream itself (a launch, copy
+    /// or memset), follows: the launch then returns as soon as the driver has queued it.
+    static MAY_DEFER: Cell<bool> = const { Cell::new(false) };
+    /// Whether the last operation was a launch left running (`MAY_DEFER`).
+    static DEFERRED: Cell<bool> = const { Cell::new(false) };
+    /// Whether this thread's driver stream holds launches nobody waited for yet.
+    static PENDING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Called by a stream's server before it runs `current`, with the operation queued after
+/// it: lets a launch followed by more GPU work return without waiting, as CUDA's
+/// launches do (the host round trip per launch is what made kernel loops slow).
+pub fn before_op(current: &Op, next: Option<&Op>) {
+    let defer = active().is_some()
+        && matches!(current, Op::Launch(_))
+        && matches!(next, Some(Op::Launch(_) | Op::Copy { .. } | Op::Copy2D { .. } | Op::Set { .. } | Op::Set2D { .. }));
+    MAY_DEFER.with(|c| c.set(defer));
+}
+
+/// Called by a stream's server after an operation: true when it was a launch still
+/// running on the GPU (the server then does not count it complete; the next operation's
+/// completion covers it). Otherwise what earlier launches left running is waited for
+/// here, so an operation counts complete only when the GPU finished everything before it.
+pub fn after_op() -> bool {
+    MAY_DEFER.with(|c| c.set(false));
+    if DEFERRED.with(|c| c.replace(false)) {
+        return true;
+    }
+    if PENDING.with(Cell::get) {
+        if let Some(g) = active() {
+            g.current();
+            if let Ok((s, e)) = g.lane() {
+                if let Err(err) = g.finish(s, e) {
+                    crate::context::ctx().set_sticky(err);
+                }
+            }
+        }
+    }
+    false
 }
 
 static ACTIVE: OnceLock<&'static GpuDevice> = OnceLock::new();
@@ -90,9 +135,6 @@ impl GpuDevice {
             let mut ctx: CUcontext = std::ptr::null_mut();
             check(&drv, "cuDevicePrimaryCtxRetain", (drv.primary_ctx_retain)(&mut ctx, dev))?;
             check(&drv, "cuCtxSetCurrent", (drv.ctx_set_current)(ctx))?;
-            if let Some((_, v)) = crate::registry::all_vars().into_iter().find(|(_, v)| v.is_managed) {
-                return Err(format!("__managed__ variable '{}' is not supported by the GPU device yet", v.name));
-            }
             let mut dev = GpuDevice {
                 drv,
                 ctx,
@@ -108,10 +150,44 @@ impl GpuDevice {
         }
     }
 
+    /// Makes the host shadows of `__managed__` variables (one object for host and device,
+    /// as on the CPU device) page-locked and mapped, so that kernels reach them at the
+    /// host's own addresses.
+    unsafe fn map_managed(&self, managed: &HashMap<usize, u64>) -> std::result::Result<(), String> {
+        const PAGE: usize = 4096;
+        let mut ranges: Vec<(usize, usize)> =
+            managed.iter().map(|(&a, &n)| (a & !(PAGE - 1), (a + (n as usize).max(1) + PAGE - 1) & !(PAGE - 1))).collect();
+        ranges.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::new();
+        for (s, e) in ranges {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        for (s, e) in merged {
+            check(&self.drv, "cuMemHostRegister (__managed__ variables)", (self.drv.mem_host_register)(s as *mut c_void, e - s, HOST_REGISTER_MAPPED))?;
+            let mut d: CUdeviceptr = 0;
+            check(&self.drv, "cuMemHostGetDevicePointer (__managed__ variables)", (self.drv.mem_host_get_device_pointer)(&mut d, s as *mut c_void, 0))?;
+            if d as usize != s {
+                return Err("the GPU cannot use host addresses for registered memory, which __managed__ variables need".into());
+            }
+        }
+        Ok(())
+    }
+
     /// JIT-compiles every registered module and finds its kernels and variables.
     unsafe fn load_modules(&mut self) -> std::result::Result<(), String> {
         let mut functions = HashMap::new();
         let mut vars = Vec::new();
+        // A __managed__ variable's device-side cell ({begin, end}, cuprite_abi.h) points at
+        // its host shadow, which stays the variable's address for the runtime.
+        let managed: HashMap<usize, u64> =
+            crate::registry::all_vars().into_iter().filter(|(_, v)| v.is_managed).map(|(shadow, v)| (shadow, v.size)).collect();
+        if !managed.is_empty() {
+            self.map_managed(&managed)?;
+        }
+        let mut cells: Vec<(u64, [usize; 2])> = Vec::new();
         ptx::with_modules(|mods| -> std::result::Result<(), String> {
             for m in mods {
                 let Some(text) = &m.text else {
@@ -141,13 +217,24 @@ impl GpuDevice {
                     let cname = CString::new(name.as_str()).unwrap_or_default();
                     let (mut p, mut size) = (0u64, 0usize);
                     check(&self.drv, &format!("cuModuleGetGlobal({name})"), (self.drv.module_get_global)(&mut p, &mut size, module, cname.as_ptr()))?;
-                    vars.push((*shadow, p as usize));
+                    match managed.get(shadow) {
+                        Some(&n) if size >= 16 => cells.push((p, [*shadow, *shadow + n as usize])),
+                        Some(_) => return Err(format!("__managed__ variable '{name}' has no cell in the PTX")),
+                        None => vars.push((*shadow, p as usize)),
+                    }
                 }
             }
             Ok(())
         })?;
         for (shadow, addr) in vars {
             crate::registry::set_var_device_addr(shadow, addr);
+        }
+        if !cells.is_empty() {
+            let (s, _) = self.lane().map_err(|e| format!("cannot create a driver stream: error {e}"))?;
+            for (cell, bounds) in &cells {
+                check(&self.drv, "cuMemcpyAsync (__managed__ cell)", (self.drv.memcpy_async)(*cell, bounds.as_ptr() as CUdeviceptr, 16, s))?;
+            }
+            check(&self.drv, "cuStreamSynchronize", (self.drv.stream_synchronize)(s))?;
         }
         self.functions = functions;
         Ok(())
@@ -177,6 +264,7 @@ impl GpuDevice {
     /// synchronisation, that does not flush device printf, which CUDA prints only at its
     /// flush points (`flush_printf`).
     fn finish(&self, stream: CUstream, event: CUevent) -> Result<()> {
+        PENDING.with(|c| c.set(false));
         unsafe {
             self.result((self.drv.event_record)(event, stream))?;
             let mut spins = 0u32;
@@ -359,6 +447,11 @@ impl Device for GpuDevice {
                 std::ptr::null_mut(),
             );
             self.result(r)?;
+        }
+        if MAY_DEFER.with(|c| c.replace(false)) {
+            DEFERRED.with(|c| c.set(true));
+            PENDING.with(|c| c.set(true));
+            return Ok(());
         }
         self.finish(stream, event)
     }
