@@ -110,7 +110,7 @@ cudaOpenMP~Samples/0_Introduction/cudaOpenMP~$NVCC $ARCH -O3 -I../../../Common -
 fp16ScalarProduct~Samples/0_Introduction/fp16ScalarProduct~~./fp16ScalarProduct~~~rel=1e-3
 matrixMul~Samples/0_Introduction/matrixMul~~./matrixMul -wA=128 -hA=64 -wB=64 -hB=128~~~exact
 mergeSort~Samples/0_Introduction/mergeSort~~./mergeSort~~~exact
-simpleAWBarrier~Samples/0_Introduction/simpleAWBarrier~~./simpleAWBarrier~~~rel=1e-5
+simpleAWBarrier~Samples/0_Introduction/simpleAWBarrier~~./simpleAWBarrier~~/numBlocks = /d~rel=1e-5
 simpleAssert~Samples/0_Introduction/simpleAssert~~./simpleAssert~~/OS_System_Type.release/d~exact
 simpleAtomicIntrinsics~Samples/0_Introduction/simpleAtomicIntrinsics~~./simpleAtomicIntrinsics~~~exact
 simpleAttributes~Samples/0_Introduction/simpleAttributes~~./simpleAttributes~~~exact

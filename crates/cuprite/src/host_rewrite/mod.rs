@@ -399,7 +399,12 @@ impl<'a> Rewriter<'a> {
         let mut params = Vec::new();
         let mut names = Vec::new();
         for (pi, (ps, pe)) in self.split_params(lparen + 1, rparen).into_iter().enumerate() {
-            let toks: Vec<usize> = (ps..pe).filter(|&k| !(t.toks[k].kind == Kind::Ident && SPACE_KEYWORDS.contains(&t.str(k)))).collect();
+            // Line markers inside the list (a long `#if` block dropped from it) are not part
+            // of the parameter's type.
+            let toks: Vec<usize> = (ps..pe)
+                .filter(|&k| t.toks[k].kind != Kind::Directive)
+                .filter(|&k| !(t.toks[k].kind == Kind::Ident && SPACE_KEYWORDS.contains(&t.str(k))))
+                .collect();
             // Drop a default argument.
             let toks: Vec<usize> = match toks.iter().position(|&k| t.is(k, "=")) {
                 Some(p) => toks[..p].to_vec(),
@@ -426,7 +431,7 @@ impl<'a> Rewriter<'a> {
         // Unnamed parameters get names in the signature as well (same line: no shift).
         let mut sig_edits = Vec::new();
         for (pi, (ps, pe)) in self.split_params(lparen + 1, rparen).into_iter().enumerate() {
-            let toks: Vec<usize> = (ps..pe).collect();
+            let toks: Vec<usize> = (ps..pe).filter(|&k| t.toks[k].kind != Kind::Directive).collect();
             let Some(&last) = toks.iter().rev().find(|&&k| !(t.toks[k].kind == Kind::Ident && SPACE_KEYWORDS.contains(&t.str(k)))) else { continue };
             let real: Vec<usize> = toks.iter().copied().filter(|&k| !(t.toks[k].kind == Kind::Ident && SPACE_KEYWORDS.contains(&t.str(k)))).collect();
             if real.is_empty() || (real.len() == 1 && t.is(real[0], "void")) || real.iter().any(|&k| t.is(k, "=")) {
@@ -714,6 +719,15 @@ mod tests {
         assert!(out.starts_with("__attribute__((used)) void add("), "{out}");
         assert!(!out.contains("threadIdx"));
         assert!(!out.contains("__global__"));
+    }
+
+    #[test]
+    fn line_markers_inside_a_parameter_list_stay_out_of_the_stub() {
+        // g++ -E writes a line marker for a long `#if` block dropped from the list.
+        let src = "__global__ void k(int *out,\n# 14 \"a.cu\"\n int a)\n{\n out[0] = a;\n}\n";
+        let out = body(src);
+        assert!(out.contains("(void (*)(int * out, int a))k"), "{out}");
+        assert_eq!(out.matches('\n').count(), src.matches('\n').count());
     }
 
     #[test]
