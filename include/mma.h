@@ -1,17 +1,14 @@
 /* mma.h (Cuprite): the warp matrix functions (nvcuda::wmma), written from the CUDA
  * Programming Guide's "Warp Matrix Functions" section.
  *
- * An accumulator fragment holds its tile spread over the 32 lanes of the warp: element e
- * of lane l is the tile's element number e * 32 + l in row-major order (the guide leaves
- * the mapping unspecified; it only has to be the same for every fragment of one kind, so
- * element-wise code over `x[]` works). A matrix_a or matrix_b fragment holds its whole
- * tile in every lane (element e is tile element e, row-major, whatever the layout in
- * memory), so mma_sync needs nothing from other lanes: each lane computes its own
- * elements of D from its copies of A and B, without a scratch buffer or a warp
- * synchronisation per call (a 4096-cubed GEMM of cuda-samples ran 450 s on two cores
- * with a device-heap buffer per call). Each product is exact and the sums run in float
- * (double for double, 32-bit integer for 8-bit integer inputs), one k after the other:
- * the tensor cores' order of summation differs, so low bits may differ from a GPU.
+ * A fragment holds its tile spread over the 32 lanes of the warp: element e of lane l is
+ * the tile's element number e * 32 + l in row-major order (the guide leaves the mapping
+ * unspecified; it only has to be the same for every fragment of one kind, so element-wise
+ * code over `x[]` works). mma_sync gathers the warp's A and B tiles in a scratch buffer
+ * from the device heap (taken by lane 0 and handed to the others with a shuffle), so every
+ * lane can compute its own elements of D; each product is exact and the sums run in
+ * float (double for double, 32-bit integer for 8-bit integer inputs), one k after the
+ * other: the tensor cores' order of summation differs, so low bits may differ from a GPU.
  * tf32 inputs use only the 19 bits the format has, as the tensor cores do.
  *
  * Shapes and types: m16n16k16, m32n8k16, m8n32k16 with half or bf16 inputs (float or half
@@ -97,18 +94,6 @@ template <> struct __sub_byte<experimental::precision::b1> {
     static const bool value = true;
 };
 
-/* How many lanes share a fragment's tile: 32 for accumulators, 1 (a whole copy in each
- * lane) for the A and B operands. */
-template <class Use> struct __lanes_sharing {
-    static const int value = 32;
-};
-template <> struct __lanes_sharing<matrix_a> {
-    static const int value = 1;
-};
-template <> struct __lanes_sharing<matrix_b> {
-    static const int value = 1;
-};
-
 template <class Use, int M, int N, int K, class T, class Layout = void> class fragment {
     static_assert(!__sub_byte<T>::value, "wmma: the experimental sub-byte and single-bit types (u4, s4, b1) are not supported by Cuprite yet");
 
@@ -117,8 +102,8 @@ public:
     typedef storage_element_type element_type;
     static const int num_rows = __tile_shape<Use, M, N, K>::rows;
     static const int num_cols = __tile_shape<Use, M, N, K>::cols;
-    static const int num_elements = num_rows * num_cols / __lanes_sharing<Use>::value;
-    storage_element_type x[num_rows * num_cols / __lanes_sharing<Use>::value];
+    static const int num_elements = num_rows * num_cols / 32;
+    storage_element_type x[num_rows * num_cols / 32];
 };
 
 /* Where element e of this lane sits in the row-major tile. */
@@ -131,16 +116,20 @@ __device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout> &f, const
 
 template <class P> __device__ inline P __at(const P *p, unsigned int r, unsigned int c, unsigned ldm, bool row) { return row ? p[r * ldm + c] : p[c * ldm + r]; }
 
-/* Loads of A and B (the whole tile, row-major in x[]): their layout is part of the type. */
+/* Loads of A and B: their layout is part of the type. */
 template <class Use, int M, int N, int K, class T, class P>
 __device__ inline void load_matrix_sync(fragment<Use, M, N, K, T, row_major> &f, const P *p, unsigned ldm) {
-    for (int r = 0; r < f.num_rows; r++)
-        for (int c = 0; c < f.num_cols; c++) f.x[r * f.num_cols + c] = p[r * ldm + c];
+    for (int e = 0; e < f.num_elements; e++) {
+        unsigned int i = __lane_index(e);
+        f.x[e] = p[(i / f.num_cols) * ldm + i % f.num_cols];
+    }
 }
 template <class Use, int M, int N, int K, class T, class P>
 __device__ inline void load_matrix_sync(fragment<Use, M, N, K, T, col_major> &f, const P *p, unsigned ldm) {
-    for (int r = 0; r < f.num_rows; r++)
-        for (int c = 0; c < f.num_cols; c++) f.x[r * f.num_cols + c] = p[c * ldm + r];
+    for (int e = 0; e < f.num_elements; e++) {
+        unsigned int i = __lane_index(e);
+        f.x[e] = p[(i % f.num_cols) * ldm + i / f.num_cols];
+    }
 }
 /* Loads and stores of accumulators: the layout is an argument. */
 template <int M, int N, int K, class T, class P>
@@ -190,18 +179,23 @@ __device__ inline void __mma(fragment<accumulator, M, N, K, TD, void> &d, const 
                              const fragment<accumulator, M, N, K, TC, void> &c, bool satf) {
     typedef typename __element<TA>::compute Compute;
     typedef typename __wide<Compute>::type Sum;
-    static_assert(32 % N == 0, "wmma: every element of a lane's accumulator is in one column");
-    /* This lane's column of B, as mma reads it (element e of the lane is tile element
-     * e * 32 + lane: always column lane % N). */
-    const unsigned int col = __lane_index(0) % N;
-    Compute bcol[K];
-    for (int k = 0; k < K; k++) bcol[k] = __mma_input<TB>::get(b.x[k * N + col]);
+    const int a_count = M * K, b_count = K * N;
+    unsigned long long scratch = 0;
+    if (__lane_index(0) == 0) scratch = (unsigned long long)malloc(sizeof(Compute) * (a_count + b_count));
+    scratch = __shfl_sync(0xffffffffu, scratch, 0);
+    if (scratch == 0) __trap(); /* the device heap is exhausted (cudaLimitMallocHeapSize) */
+    Compute *as = (Compute *)scratch, *bs = as + a_count;
+    for (int e = 0; e < a.num_elements; e++) as[__lane_index(e)] = __mma_input<TA>::get(a.x[e]);
+    for (int e = 0; e < b.num_elements; e++) bs[__lane_index(e)] = __mma_input<TB>::get(b.x[e]);
+    __syncwarp();
     for (int e = 0; e < d.num_elements; e++) {
-        unsigned int r = __lane_index(e) / N;
+        unsigned int i = __lane_index(e), r = i / N, col = i % N;
         Sum acc = (Sum)__operand<TC, Compute>(c.x[e]);
-        for (int k = 0; k < K; k++) acc += (Sum)__mma_input<TA>::get(a.x[r * K + k]) * (Sum)bcol[k];
+        for (int k = 0; k < K; k++) acc += (Sum)as[r * K + k] * (Sum)bs[k * N + col];
         d.x[e] = __mma_result<TD, Sum>(acc, satf);
     }
+    __syncwarp();
+    if (__lane_index(0) == 0) free(as);
 }
 
 template <int M, int N, int K, class TA, class LA, class TB, class LB, class TC, class TD>
