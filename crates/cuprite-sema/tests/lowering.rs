@@ -91,6 +91,11 @@ fn fma_contraction_through_locals() {
       }\n";
     let m = compile(rounded);
     assert!(builtins(func(&m, "k")).is_empty());
+    // nvcc shares equal products (CSE): one also stored stays rounded everywhere.
+    let m = compile("__global__ void k(float *p) {\n\
+        float a = p[0], b = p[1]; float t = a * b; p[2] = t + p[3]; p[4] = b * a;\n\
+      }\n");
+    assert!(builtins(func(&m, "k")).is_empty());
     // A product that changes with the loop is fused where it is used.
     let m = compile("__global__ void k(float *p, int n) {\n\
         for (int i = 0; i < n; i++) { float w = p[i] * p[7]; p[i] = w + p[8]; }\n\

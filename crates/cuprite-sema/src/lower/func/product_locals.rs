@@ -7,7 +7,10 @@
 //! two factors in locals of their own and fuses each such use (`FnLower::try_fma`).
 //!
 //! The walk is conservative: a local named anywhere else (assigned, its address taken,
-//! passed to a function, captured, converted) keeps its rounded product.
+//! passed to a function, captured, converted) keeps its rounded product. nvcc also shares
+//! equal products in a function (CSE): when the same product of two locals that are never
+//! reassigned is also used otherwise (stored, compared, or held by a local that is), it
+//! stays rounded everywhere, so such a local keeps it rounded too (measured).
 
 use crate::hir::*;
 use std::collections::{HashMap, HashSet};
@@ -25,6 +28,26 @@ struct Uses {
     written: Vec<HashSet<LocalId>>,
     /// Where each candidate is declared: its innermost loop, and the locals its factors read.
     decl_loop: HashMap<LocalId, (Option<usize>, HashSet<LocalId>)>,
+    /// Locals read somewhere other than as a `+`/`-` operand.
+    read_otherwise: HashSet<LocalId>,
+    /// Locals written after their declaration (or whose address escapes).
+    reassigned: HashSet<LocalId>,
+    /// Products of two locals (in either order) used other than by `+`/`-` or a
+    /// candidate's initializer, and each candidate's product of two locals.
+    products_used_otherwise: HashSet<(LocalId, LocalId)>,
+    candidate_product: HashMap<LocalId, (LocalId, LocalId)>,
+}
+
+/// A product of two locals read directly (`x * y`, `-(x * y)`), factors in order.
+fn product_of_locals(e: &Expr) -> Option<(LocalId, LocalId)> {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Mul, a, b) if e.ty.ty.is_float() => {
+            let (a, b) = (loaded_local(a)?, loaded_local(b)?);
+            Some(if a.0 <= b.0 { (a, b) } else { (b, a) })
+        }
+        ExprKind::Neg(inner) if e.ty.ty.is_float() => product_of_locals(inner),
+        _ => None,
+    }
 }
 
 /// The locals of `body` whose products may be fused into every use.
@@ -33,8 +56,20 @@ pub(super) fn fusible_product_locals(body: &Body) -> HashSet<LocalId> {
     for s in &body.stmts {
         stmt(s, &mut u);
     }
+    // Products nvcc shares with a use that keeps them rounded.
+    let mut shared = u.products_used_otherwise.clone();
+    for (l, k) in &u.candidate_product {
+        if u.read_otherwise.contains(l) {
+            shared.insert(*k);
+        }
+    }
+    shared.retain(|(a, b)| !u.reassigned.contains(a) && !u.reassigned.contains(b));
     let (disq, decl_loop, written) = (&u.disqualified, &u.decl_loop, &u.written);
+    let (cand_product, reassigned) = (&u.candidate_product, &u.reassigned);
     u.candidates.retain(|l| {
+        if cand_product.get(l).is_some_and(|k| shared.contains(k) && !reassigned.contains(&k.0) && !reassigned.contains(&k.1)) {
+            return false;
+        }
         // A product declared in a loop from values the loop does not change is hoisted
         // out of it by nvcc, away from its uses: it stays rounded there.
         let variant = match decl_loop.get(l) {
@@ -80,7 +115,10 @@ fn stmt(s: &Stmt, u: &mut Uses) {
                     let mut reads = HashSet::new();
                     locals_read(e, &mut reads);
                     u.decl_loop.insert(*l, (u.loops.last().copied(), reads));
-                    expr(e, u);
+                    if let Some(k) = product_of_locals(e) {
+                        u.candidate_product.insert(*l, k);
+                    }
+                    factors(e, u);
                 }
                 Some(i) => self::init(i, u),
                 None => {}
@@ -173,6 +211,18 @@ fn locals_read(e: &Expr, out: &mut HashSet<LocalId>) {
     out.extend(u.disqualified);
 }
 
+/// The factors of a product (the product itself is used where it stands).
+fn factors(e: &Expr, u: &mut Uses) {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Mul, a, b) => {
+            expr(a, u);
+            expr(b, u);
+        }
+        ExprKind::Neg(inner) => factors(inner, u),
+        _ => expr(e, u),
+    }
+}
+
 /// An operand of a float `+`/`-`: a direct read of a local is a fusible use, unless it
 /// sits in a loop the local's declaration is outside of (nvcc keeps the product rounded
 /// there: measured, tests/conformance/fp_contraction_locals.cu).
@@ -185,6 +235,7 @@ fn add_operand(e: &Expr, u: &mut Uses) {
                 }
             }
         }
+        None if product_of_locals(e).is_some() => factors(e, u),
         None => expr(e, u),
     }
 }
@@ -195,12 +246,22 @@ fn expr(e: &Expr, u: &mut Uses) {
         Load(x) if matches!(x.kind, Local(_)) => {
             if let Local(l) = x.kind {
                 u.disqualified.insert(l);
+                u.read_otherwise.insert(l);
             }
         }
         Local(l) => {
             // Any other mention may be a write (an assignment, a reference, an address).
             u.disqualified.insert(*l);
+            u.read_otherwise.insert(*l);
+            u.reassigned.insert(*l);
             u.wrote(*l);
+        }
+        Binary(BinOp::Mul, a, b) if product_of_locals(e).is_some() => {
+            if let Some(k) = product_of_locals(e) {
+                u.products_used_otherwise.insert(k);
+            }
+            expr(a, u);
+            expr(b, u);
         }
         Binary(BinOp::Add | BinOp::Sub, a, b) if e.ty.ty.is_float() => {
             add_operand(a, u);
