@@ -71,6 +71,38 @@ fn fma_contraction() {
     assert!(builtins(func(&m, "k")).is_empty());
 }
 
+/// A product kept in a local is fused into its uses when every use adds or subtracts
+/// it, and not in a loop the declaration is outside of (as nvcc, measured on an H100).
+#[test]
+fn fma_contraction_through_locals() {
+    let fused = "__global__ void k(float *p, double *d, int n) {\n\
+        float t = p[0] * p[1]; p[2] = t + p[3]; p[3] = p[4] - t;\n\
+        double u = -(d[0] * d[1]); double acc = d[2]; acc += u; d[3] = acc;\n\
+      }\n";
+    let m = compile(fused);
+    assert_eq!(builtins(func(&m, "k")), vec!["fmaf", "fmaf", "fma"]);
+    let m = compile_opts(fused, &SemaOptions { fmad: false, ..Default::default() }).unwrap();
+    assert!(builtins(func(&m, "k")).is_empty());
+    let rounded = "__global__ void k(float *p, int n) {\n\
+        float t = p[0] * p[1]; p[5] = t; p[2] = t + p[3];\n\
+        float v = p[0] * p[2]; for (int i = 0; i < n; i++) p[i] = v + p[3];\n\
+        for (int i = 0; i < n; i++) { float w = p[6] * p[7]; p[i] = w + p[8]; }\n\
+        float x = p[0] * p[3]; x = x + p[1];\n\
+      }\n";
+    let m = compile(rounded);
+    assert!(builtins(func(&m, "k")).is_empty());
+    // nvcc shares equal products (CSE): one also stored stays rounded everywhere.
+    let m = compile("__global__ void k(float *p) {\n\
+        float a = p[0], b = p[1]; float t = a * b; p[2] = t + p[3]; p[4] = b * a;\n\
+      }\n");
+    assert!(builtins(func(&m, "k")).is_empty());
+    // A product that changes with the loop is fused where it is used.
+    let m = compile("__global__ void k(float *p, int n) {\n\
+        for (int i = 0; i < n; i++) { float w = p[i] * p[7]; p[i] = w + p[8]; }\n\
+      }\n");
+    assert_eq!(builtins(func(&m, "k")), vec!["fmaf"]);
+}
+
 #[test]
 fn math_overloads() {
     let m = compile(

@@ -195,6 +195,12 @@ impl<'o> Checker<'o> {
                 // `frag<A, M, T>` names `frag<A, M, T, void>` when the template's last
                 // parameter defaults to `void`: the arguments the pattern leaves out must
                 // be the defaults the written ones give.
+                // A variadic template's pack is one argument of its specialization; the
+                // pattern spreads it (`List<T, Ts...>`).
+                if rargs.iter().any(|a| matches!(a, TArg::Pack(_))) {
+                    let spread = super::template::spread_packs(&rargs);
+                    return self.match_targs(&pats, &spread, params, b);
+                }
                 let written = pats.iter().any(|p| matches!(p, ast::TemplateArg::Pack(_))).then_some(rargs.len()).unwrap_or(pats.len().min(rargs.len()));
                 if written < rargs.len() && !self.trailing_defaults_match(rt, &rargs, written, p.last().span) {
                     return false;

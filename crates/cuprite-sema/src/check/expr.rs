@@ -499,6 +499,12 @@ impl<'o> Checker<'o> {
                 self.new_expr(placement.as_deref(), ty, init.as_deref(), array_len.as_deref(), sp)
             }
             ast::ExprKind::Delete { array, expr } => self.delete_expr(*array, expr, sp),
+            // `sizeof...(Ts)` outside a function body (a static member's initializer in a
+            // class template): the bound pack's length. (Bodies are rewritten before.)
+            ast::ExprKind::SizeofPack(i) if self.bound_pack_len(&i.name).is_some() => {
+                let n = self.bound_pack_len(&i.name).unwrap_or(0);
+                mk_int(n as i128, int_ty(IntKind::ULong), sp)
+            }
             // Only templates have packs; member template-ids name templates.
             ast::ExprKind::PackExpansion(_)
             | ast::ExprKind::Fold { .. }
@@ -508,6 +514,11 @@ impl<'o> Checker<'o> {
                 Expr::error(sp)
             }
         }
+    }
+
+    /// The number of elements of the template parameter pack `name` in scope, if bound.
+    fn bound_pack_len(&self, name: &str) -> Option<usize> {
+        self.tpl.env.as_ref().and_then(|e| e.packs().get(name).copied())
     }
 
     pub(crate) fn string(&mut self, mut s: Vec<u8>, sp: Span) -> Expr {

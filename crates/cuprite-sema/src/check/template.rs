@@ -844,14 +844,17 @@ impl<'o> Checker<'o> {
             None => {}
         }
         let display = format!("{name}<{}>", self.show_targs(&full));
-        // Which definition.
+        // Which definition. Specializations are written with the primary's pack spread
+        // out (`S<T, Ts...>`, `S<>`): they are matched against the arguments so.
         let specs = self.tpl.defs[t].specs.clone();
         let mut chosen: Option<(ast::Item, Env)> = None;
+        let spread = spread_packs(&full);
+        let spread_key = self.targs_key(&spread);
         for s in specs.iter().filter(|s| s.params.is_empty()) {
             let saved = self.enter_template(scope.clone(), outer.clone(), self.tpl.chain.clone(), false);
             let sargs = self.eval_template_args(&s.args);
             self.leave_template(saved);
-            if sargs.as_ref().is_some_and(|a| self.targs_key(a) == key) {
+            if sargs.as_ref().is_some_and(|a| self.targs_key(a) == spread_key) {
                 chosen = Some((s.item.clone(), outer.clone()));
                 break;
             }
@@ -860,7 +863,7 @@ impl<'o> Checker<'o> {
             let mut best: Option<(usize, ast::Item, Env)> = None;
             let mut ambiguous = false;
             for s in specs.iter().filter(|s| !s.params.is_empty()) {
-                if let Some(e) = self.match_partial_spec(s, &full, &outer, &scope) {
+                if let Some(e) = self.match_partial_spec(s, &spread, &outer, &scope) {
                     let score = spec_score(&s.args);
                     match &best {
                         Some((b, _, _)) if *b > score => {}
@@ -1035,6 +1038,18 @@ impl<'o> Checker<'o> {
         self.tpl.defs[t].instances.insert(key, g.map(Inst::Var).unwrap_or(Inst::Failed));
         g
     }
+}
+
+/// Template arguments with every pack's elements in its place (`<Pack[a, b]>` → `<a, b>`).
+pub(crate) fn spread_packs(args: &[TArg]) -> Vec<TArg> {
+    let mut out = Vec::with_capacity(args.len());
+    for a in args {
+        match a {
+            TArg::Pack(v) => out.extend(v.iter().cloned()),
+            a => out.push(a.clone()),
+        }
+    }
+    out
 }
 
 /// A non-type argument converted to its parameter's type.

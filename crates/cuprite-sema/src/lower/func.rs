@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 mod asm;
 mod dynamic;
+mod product_locals;
 
 #[derive(Clone, Copy)]
 enum Place {
@@ -63,6 +64,10 @@ struct FnLower<'m, 'a> {
     breaks: Vec<BlockId>,
     conts: Vec<BlockId>,
     labels: HashMap<u32, BlockId>,
+    /// Locals holding a product that every use adds (`product_locals.rs`), and once
+    /// declared, the locals that keep their factors.
+    fusible: std::collections::HashSet<LocalId>,
+    factors: product_locals::ProductLocals,
 }
 
 /// The symbol by which other translation units name a device function: its mangled
@@ -154,9 +159,14 @@ pub(super) fn lower_function(m: &mut ModLower, id: FnId) -> ir::Function {
         breaks: vec![],
         conts: vec![],
         labels: HashMap::new(),
+        fusible: Default::default(),
+        factors: Default::default(),
     };
     let prog = fl.m.prog;
     let body = prog.functions[id.0 as usize].body.as_ref().unwrap();
+    if fl.m.opts.fmad {
+        fl.fusible = product_locals::fusible_product_locals(body);
+    }
     for s in &body.stmts {
         fl.stmt(s);
     }
@@ -684,10 +694,40 @@ impl<'m, 'a> FnLower<'m, 'a> {
         self.val(IK::CallBuiltin { builtin: ir::Builtin::Math(f), args: vec![a, b, c] }, t.clone())
     }
 
+    /// `T l = a * b;` for a local whose every use is fused: the factors are kept in
+    /// locals of their own (uses may be in other blocks), the product in `l` as usual.
+    fn declare_product_local(&mut self, l: LocalId, e: &Expr) {
+        let Some((a, b, neg)) = self.fma_parts(e) else { return self.init(Place::Local(ir::LocalId(l.0)), &Init::Expr(e.clone())) };
+        let t = self.ty(&e.ty);
+        let v = self.operands(&[a, b]);
+        let a = if neg { self.val(IK::Unary(ir::UnaryOp::Neg, v[0]), t.clone()) } else { v[0] };
+        let (la, lb) = (self.temp(t.clone()), self.temp(t.clone()));
+        self.emit(IK::StoreLocal(la, a), None);
+        self.emit(IK::StoreLocal(lb, v[1]), None);
+        let p = self.val(IK::Binary(ir::BinaryOp::Mul, a, v[1]), t);
+        self.emit(IK::StoreLocal(ir::LocalId(l.0), p), None);
+        self.factors.insert(ir::LocalId(l.0), (la, lb));
+    }
+
+    /// The factors of a fused product local that `e` reads (see `declare_product_local`).
+    fn local_factors(&mut self, e: &Expr) -> Option<(ValueId, ValueId)> {
+        let l = product_locals::loaded_local(e)?;
+        let (la, lb) = *self.factors.get(&ir::LocalId(l.0))?;
+        let t = self.f.locals[la.index()].ty.clone();
+        Some((self.val(IK::LoadLocal(la), t.clone()), self.val(IK::LoadLocal(lb), t)))
+    }
+
     /// `x + y` / `x - y` of floats with a product operand, contracted like nvcc.
     fn try_fma(&mut self, op: BinOp, x: &Expr, y: &Expr, t: &ir::Type) -> Option<ValueId> {
         if !self.m.opts.fmad || !matches!(op, BinOp::Add | BinOp::Sub) || !t.is_float() {
             return None;
+        }
+        if product_locals::loaded_local(x).is_some_and(|l| self.factors.contains_key(&ir::LocalId(l.0))) {
+            // t + y, t - y with t = a*b
+            let c = self.value(y);
+            let (a, b) = self.local_factors(x)?;
+            let c = if op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, c), t.clone()) } else { c };
+            return Some(self.fma(t, a, b, c));
         }
         if let Some((a, b, neg)) = self.fma_parts(x) {
             // ±a*b + y, ±a*b - y
@@ -695,6 +735,13 @@ impl<'m, 'a> FnLower<'m, 'a> {
             let a = if neg { self.val(IK::Unary(ir::UnaryOp::Neg, v[0]), t.clone()) } else { v[0] };
             let c = if op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, v[2]), t.clone()) } else { v[2] };
             return Some(self.fma(t, a, v[1], c));
+        }
+        if product_locals::loaded_local(y).is_some_and(|l| self.factors.contains_key(&ir::LocalId(l.0))) {
+            // x ± t with t = a*b
+            let c = self.value(x);
+            let (a, b) = self.local_factors(y)?;
+            let a = if op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, a), t.clone()) } else { a };
+            return Some(self.fma(t, a, b, c));
         }
         if let Some((a, b, neg)) = self.fma_parts(y) {
             // x ± a*b
@@ -928,7 +975,20 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     self.store(p, nv);
                     return (Some(nv), p);
                 }
-                let fma = if self.m.opts.fmad && ct.is_float() && matches!(op, BinOp::Add | BinOp::Sub) { self.fma_parts(rhs) } else { None };
+                let fuse = self.m.opts.fmad && ct.is_float() && matches!(op, BinOp::Add | BinOp::Sub);
+                if fuse && product_locals::loaded_local(rhs).is_some_and(|l| self.factors.contains_key(&ir::LocalId(l.0))) {
+                    // `acc += t` with t = a*b
+                    let p2 = self.place_restore(p);
+                    let old = self.load(p2, lt.clone());
+                    let oc = self.cast(old, &ct);
+                    let (a, b) = self.local_factors(rhs).expect("factors of a product local");
+                    let a = if *op == BinOp::Sub { self.val(IK::Unary(ir::UnaryOp::Neg, a), ct.clone()) } else { a };
+                    let r = self.fma(&ct, a, b, oc);
+                    let nv = self.cast(r, &lt);
+                    self.store(p2, nv);
+                    return (Some(nv), p2);
+                }
+                let fma = if fuse { self.fma_parts(rhs) } else { None };
                 let nv = if let Some((a, b, neg)) = fma {
                     let v = self.operands(&[a, b]);
                     let p2 = self.place_restore(p);
@@ -1061,6 +1121,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
             StmtKind::Expr(e) => {
                 self.value_opt(e);
             }
+            StmtKind::Decl(l, Some(Init::Expr(e))) if self.fusible.contains(l) => self.declare_product_local(*l, e),
             StmtKind::Decl(l, init) => {
                 if let Some(i) = init {
                     self.init(Place::Local(ir::LocalId(l.0)), i);
