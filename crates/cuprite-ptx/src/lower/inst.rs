@@ -96,7 +96,10 @@ impl Lowerer<'_> {
             "ld" | "ldu" => self.ld(i),
             "st" => self.st(i),
             "atom" | "red" => self.atom(i),
-            "prefetch" | "prefetchu" | "discard" | "pmevent" | "nanosleep" | "applypriority" | "createpolicy" => {
+            "nanosleep" => self.nanosleep(i),
+            "elect" => self.elect(i),
+            "mbarrier" => self.mbarrier(i),
+            "prefetch" | "prefetchu" | "discard" | "pmevent" | "applypriority" | "createpolicy" => {
                 if i.opcode == "createpolicy" {
                     // `createpolicy.fractional.L2::evict_last.b64 d, 1.0;`: any value will do.
                     if let Some(d) = i.operands.first() {
@@ -134,8 +137,10 @@ impl Lowerer<'_> {
             "call" => self.call(i),
             "sad" => self.sad(i),
             "vabsdiff4" => self.vabsdiff4(i),
+            "cp" if i.mods.starts_with(&["async".to_string(), "bulk".to_string()]) => self.cp_async_bulk(i),
+            "cp" if i.mods.starts_with(&["async".to_string(), "mbarrier".to_string()]) => self.cp_async_mbarrier_arrive(i),
             "cp" if i.mods.first().map(String::as_str) == Some("async") => self.cp_async(i),
-            "mbarrier" | "cp" => lerr(i.loc, format!("the PTX instruction '{}' (asynchronous copies and memory barriers) is not supported yet", i.name())),
+            "cp" => lerr(i.loc, format!("the PTX instruction '{}' (asynchronous copies) is not supported yet", i.name())),
             "mma" | "wgmma" | "wmma" | "ldmatrix" | "stmatrix" => {
                 lerr(i.loc, format!("the PTX instruction '{}' (matrix multiply-accumulate) is not supported on the CPU device", i.name()))
             }
