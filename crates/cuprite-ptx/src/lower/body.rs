@@ -34,11 +34,14 @@ pub struct Lowerer<'a> {
     pub(crate) known_addr: HashMap<String, (GlobalId, i64)>,
     /// Call-prototype names (`prototype_0`) seen in the body.
     pub(crate) prototypes: Vec<String>,
+    /// The instruction being lowered has `.ftz` on an `.f32` type: its f32 operands and
+    /// results are flushed (subnormals become zeros of their sign), as on the GPU.
+    ftz: bool,
 }
 
 impl<'a> Lowerer<'a> {
     pub fn new(s: &'a mut dyn Sink) -> Lowerer<'a> {
-        Lowerer { s, scopes: vec![HashMap::new()], labels: vec![HashMap::new()], carry: None, ret_value: None, known_addr: HashMap::new(), prototypes: Vec::new() }
+        Lowerer { s, scopes: vec![HashMap::new()], labels: vec![HashMap::new()], carry: None, ret_value: None, known_addr: HashMap::new(), prototypes: Vec::new(), ftz: false }
     }
 
     pub(crate) fn bind(&mut self, name: &str, b: Binding) {
@@ -232,6 +235,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn guarded(&mut self, i: &Inst) -> LResult<()> {
+        self.ftz = i.has("ftz") && i.mods.iter().any(|m| m == "f32");
+        let r = self.guarded_inst(i);
+        self.ftz = false;
+        r
+    }
+
+    fn guarded_inst(&mut self, i: &Inst) -> LResult<()> {
         let Some((p, neg)) = &i.guard else { return self.inst(i) };
         let mut cond = self.read(&Operand::Name(p.clone(), 0), ScalarType::Pred, i.loc)?;
         if *neg {
@@ -292,6 +302,19 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(crate) fn read_as(&mut self, op: &Operand, want: &Type, loc: Loc) -> LResult<ValueId> {
+        let v = self.read_operand(op, want, loc)?;
+        Ok(self.flush_f32(v))
+    }
+
+    /// `v` with a subnormal f32 flushed to zero, when the instruction has `.ftz`.
+    fn flush_f32(&mut self, v: ValueId) -> ValueId {
+        if self.ftz && self.vty(v) == Type::F32 {
+            return self.math(cuprite_ir::MathFn::FtzF32, vec![v], Type::F32);
+        }
+        v
+    }
+
+    fn read_operand(&mut self, op: &Operand, want: &Type, loc: Loc) -> LResult<ValueId> {
         match op {
             Operand::Name(n, off) => {
                 if let Some(Binding::Reg(l, _)) = self.lookup(n).cloned() {
@@ -408,6 +431,7 @@ impl<'a> Lowerer<'a> {
 
     /// Writes an instruction's result (of the instruction type's IR type) to a register.
     pub(crate) fn write(&mut self, op: &Operand, v: ValueId, loc: Loc) -> LResult<()> {
+        let v = self.flush_f32(v);
         match op {
             Operand::Sink => Ok(()),
             Operand::Name(n, 0) => match self.lookup(n).cloned() {

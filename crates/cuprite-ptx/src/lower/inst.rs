@@ -6,8 +6,8 @@ use crate::isa::ScalarType;
 use crate::parse::{Inst, Operand};
 use cuprite_ir::{BinaryOp as B, Builtin, InstKind as IK, MathFn as M, Terminator, Type, UnaryOp, ValueId};
 
-/// Modifiers that change nothing on the CPU (hints, flush-to-zero of subnormals, which
-/// the CPU device keeps, as CUDA's default non-`ftz` code does).
+/// Modifiers that change nothing here (hints; `.ftz`, which the lowering of operands and
+/// results applies, `Lowerer::flush_f32`).
 const BENIGN: &[&str] = &["uni", "ftz", "approx", "full", "aligned", "sync", "noftz"];
 
 fn is_half(t: ScalarType) -> bool {
@@ -136,6 +136,7 @@ impl Lowerer<'_> {
             }
             "call" => self.call(i),
             "sad" => self.sad(i),
+            "fns" => self.fns(i),
             "vabsdiff4" => self.vabsdiff4(i),
             "cp" if i.mods.starts_with(&["async".to_string(), "bulk".to_string()]) => self.cp_async_bulk(i),
             "cp" if i.mods.starts_with(&["async".to_string(), "mbarrier".to_string()]) => self.cp_async_mbarrier_arrive(i),
@@ -149,6 +150,78 @@ impl Lowerer<'_> {
             }
             _ => self.unsupported(i),
         }
+    }
+
+    /// `fns.b32 d, mask, base, offset`: the position of the |offset|-th set bit of `mask`
+    /// counting from bit `base` towards the most (offset > 0) or least (offset < 0)
+    /// significant bit; with offset 0, `base` itself if set; 0xffffffff when there is none.
+    fn fns(&mut self, i: &Inst) -> LResult<()> {
+        self.mods(i, &[])?;
+        self.nops(i, 4)?;
+        let (it, ut) = (Type::I32, Type::U32);
+        let mask = self.read(&i.operands[1], ScalarType::U32, i.loc)?;
+        let base = self.read(&i.operands[2], ScalarType::S32, i.loc)?;
+        let off = self.read(&i.operands[3], ScalarType::S32, i.loc)?;
+        let (d, pos, count) = (self.temp(ut.clone()), self.temp(it.clone()), self.temp(it.clone()));
+        let none = self.int(-1, &ut);
+        self.store_local(d, none);
+        self.store_local(pos, base);
+        // offset 0 looks at `base` alone: as a search for the first set bit that stops
+        // after one step.
+        let z = self.int(0, &it);
+        let neg = self.bin(B::Lt, off, z);
+        let minus = self.k_bin(B::Sub, 0, off);
+        let mag = self.select(neg, minus, off);
+        let is_zero = self.bin(B::Eq, off, z);
+        let one = self.int(1, &it);
+        let mag = self.select(is_zero, one, mag);
+        let c0 = self.bin_k(B::Sub, mag, 1);
+        self.store_local(count, c0);
+        let m1 = self.int(-1, &it);
+        let inc = self.select(neg, m1, one);
+        let big = self.int(64, &it);
+        let inc = self.select(is_zero, big, inc);
+        // Values do not cross blocks: the loop reads these from locals.
+        let (inc_l, mask_l) = (self.temp(it.clone()), self.temp(ut.clone()));
+        self.store_local(inc_l, inc);
+        self.store_local(mask_l, mask);
+        let (head, body, found, next, done) = (self.s.new_block(), self.s.new_block(), self.s.new_block(), self.s.new_block(), self.s.new_block());
+        self.s.terminate(Terminator::Jump(head));
+        self.s.switch_to(head);
+        let p = self.load_local(pos);
+        let ge = self.bin_k(B::Ge, p, 0);
+        let lt = self.bin_k(B::Lt, p, 32);
+        let f = self.bool_const(false);
+        let inside = self.select(ge, lt, f);
+        self.s.terminate(Terminator::Branch { cond: inside, then: body, else_: done });
+        self.s.switch_to(body);
+        let p = self.load_local(pos);
+        let pu = self.cast(p, &ut);
+        let mask = self.load_local(mask_l);
+        let bit = self.bin(B::Shr, mask, pu);
+        let bit = self.bin_k(B::And, bit, 1);
+        let set = self.bin_k(B::Ne, bit, 0);
+        let c = self.load_local(count);
+        let last = self.bin_k(B::Eq, c, 0);
+        let hit = self.select(set, last, f);
+        let dec = self.bin_k(B::Sub, c, 1);
+        let c2 = self.select(set, dec, c);
+        self.store_local(count, c2);
+        self.s.terminate(Terminator::Branch { cond: hit, then: found, else_: next });
+        self.s.switch_to(found);
+        let p = self.load_local(pos);
+        let pu = self.cast(p, &ut);
+        self.store_local(d, pu);
+        self.s.terminate(Terminator::Jump(done));
+        self.s.switch_to(next);
+        let p = self.load_local(pos);
+        let inc = self.load_local(inc_l);
+        let p2 = self.bin(B::Add, p, inc);
+        self.store_local(pos, p2);
+        self.s.terminate(Terminator::Jump(head));
+        self.s.switch_to(done);
+        let r = self.load_local(d);
+        self.write(&i.operands[0], r, i.loc)
     }
 
     /// `sad.type d, a, b, c`: c + |a - b|.
@@ -438,13 +511,39 @@ impl Lowerer<'_> {
 
     /// `setp.cmp.f16x2 p|q, a, b`: `p` compares the low halves, `q` the high ones.
     fn setp_half2(&mut self, i: &Inst, cmp: &str, t: ScalarType, combined: bool) -> LResult<()> {
-        if combined || i.opcode != "setp" {
+        if combined {
             return self.unsupported(i);
         }
-        let Operand::Pair(p, q) = &i.operands[0] else { return lerr(i.loc, format!("'{}' needs two predicates p|q", i.name())) };
         let bf = t == ScalarType::Bf16x2;
         let a = self.read(&i.operands[1], ScalarType::U32, i.loc)?;
         let b = self.read(&i.operands[2], ScalarType::U32, i.loc)?;
+        if i.opcode == "set" {
+            // set.cmp.dtype.{f16x2,bf16x2}: each half of d is 1.0 (dtype f16x2/bf16x2) or
+            // 0xffff (dtype u32/s32) where its comparison holds, else 0.
+            let dt = types(i)[0];
+            let one = match dt {
+                ScalarType::F16x2 => 0x3c00,
+                ScalarType::Bf16x2 => 0x3f80,
+                ScalarType::U32 | ScalarType::S32 | ScalarType::B32 => 0xffff,
+                _ => return self.unsupported(i),
+            };
+            let mut acc = self.int(0, &Type::U32);
+            for lane in 0..2 {
+                let x = self.bin_k(B::Shr, a, lane * 16);
+                let x = self.cast(x, &Type::U16);
+                let x = self.widen_half(x, bf);
+                let y = self.bin_k(B::Shr, b, lane * 16);
+                let y = self.cast(y, &Type::U16);
+                let y = self.widen_half(y, bf);
+                let c = self.compare(i, cmp, ScalarType::F32, x, y)?;
+                let on = self.int(one << (lane * 16), &Type::U32);
+                let off = self.int(0, &Type::U32);
+                let v = self.select(c, on, off);
+                acc = self.bin(B::Or, acc, v);
+            }
+            return self.write(&i.operands[0], acc, i.loc);
+        }
+        let Operand::Pair(p, q) = &i.operands[0] else { return lerr(i.loc, format!("'{}' needs two predicates p|q", i.name())) };
         for (lane, dst) in [(0, p), (1, q)] {
             let x = self.bin_k(B::Shr, a, lane * 16);
             let x = self.cast(x, &Type::U16);
