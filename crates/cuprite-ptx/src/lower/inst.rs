@@ -460,7 +460,7 @@ impl Lowerer<'_> {
     /// or round to the same half; an fma may round twice in rare ties.
     fn half_op(&mut self, i: &Inst, t: ScalarType, op: HalfOp) -> LResult<()> {
         self.mods(i, &["sat", "relu", "NaN"])?;
-        if i.has("relu") || rounding(i).is_some_and(|r| r != "rn") {
+        if i.has("relu") && !matches!(op, HalfOp::Fma | HalfOp::Min | HalfOp::Max) || rounding(i).is_some_and(|r| r != "rn") {
             return self.unsupported(i);
         }
         self.nops(i, if op == HalfOp::Fma { 4 } else { 3 })?;
@@ -483,7 +483,7 @@ impl Lowerer<'_> {
                 HalfOp::Add => self.bin(B::Add, args[0], args[1]),
                 HalfOp::Sub => self.bin(B::Sub, args[0], args[1]),
                 HalfOp::Mul => self.bin(B::Mul, args[0], args[1]),
-                HalfOp::Fma => self.math(M::Fmaf, args.clone(), Type::F32),
+                HalfOp::Fma => self.fma_to_odd(args[0], args[1], args[2]),
                 HalfOp::Min => self.math(M::Fminf, args.clone(), Type::F32),
                 HalfOp::Max => self.math(M::Fmaxf, args.clone(), Type::F32),
             };
@@ -501,12 +501,73 @@ impl Lowerer<'_> {
                 r
             };
             let r = if i.has("sat") { self.saturatef(r) } else { r };
+            // .relu: a negative result (or -0) becomes +0; a NaN stays NaN.
+            let r = if i.has("relu") {
+                let z = self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32);
+                let le = self.bin(B::Le, r, z);
+                self.select(le, z, r)
+            } else {
+                r
+            };
             let h = if bf { self.f32_to_bf16_rn(r) } else { self.f32_to_half_rn(r) };
+            // A NaN result is the canonical NaN, 0x7fff (the CPU's default NaN has its sign set).
+            let isnan = self.bin(B::Ne, r, r);
+            let canon = self.int(0x7fff, &self.vty(h));
+            let h = self.select(isnan, canon, h);
             let h = self.cast(h, &wt);
             let h = self.bin_k(B::Shl, h, lane * 16);
             out = self.bin(B::Or, out, h);
         }
         self.write(&i.operands[0], out, i.loc)
+    }
+
+    /// `a * b + c` of half-precision values (widened to f32) as an f32 rounded to odd, so
+    /// that rounding it to f16 or bf16 gives the correctly rounded fma: the product is
+    /// exact in f64, the sum's rounding error (two-sum) makes the f64 result odd when it
+    /// is inexact, and the f64 → f32 step is rounded to odd the same way.
+    fn fma_to_odd(&mut self, a: ValueId, b: ValueId, c: ValueId) -> ValueId {
+        let (f64t, u64t) = (Type::F64, Type::U64);
+        let a = self.cast(a, &f64t);
+        let b = self.cast(b, &f64t);
+        let q = self.cast(c, &f64t);
+        let p = self.bin(B::Mul, a, b);
+        let s = self.bin(B::Add, p, q);
+        let bp = self.bin(B::Sub, s, p);
+        let sb = self.bin(B::Sub, s, bp);
+        let e1 = self.bin(B::Sub, p, sb);
+        let e2 = self.bin(B::Sub, q, bp);
+        let err = self.bin(B::Add, e1, e2);
+        let s = self.round_to_odd(s, err, &u64t);
+        let f = self.cast(s, &Type::F32);
+        let back = self.cast(f, &f64t);
+        let rest = self.bin(B::Sub, s, back);
+        self.round_to_odd(f, rest, &Type::U32)
+    }
+
+    /// `v` (rounded to nearest) moved to the odd neighbour in the direction of `err` (the
+    /// exact value minus `v`) when `err` is nonzero, `v` finite and its last bit even.
+    fn round_to_odd(&mut self, v: ValueId, err: ValueId, bits_t: &Type) -> ValueId {
+        let et = self.vty(err);
+        let vt = self.vty(v);
+        let zero_e = if et == Type::F64 { self.emit(IK::Const(cuprite_ir::Const::F64(0.0)), Type::F64) } else { self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32) };
+        let zero_v = if vt == Type::F64 { self.emit(IK::Const(cuprite_ir::Const::F64(0.0)), Type::F64) } else { self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32) };
+        let u = self.emit(IK::Bitcast(v), bits_t.clone());
+        let d = self.bin(B::Sub, v, v);
+        let finite = self.bin(B::Eq, d, zero_v);
+        let inexact = self.bin(B::Ne, err, zero_e);
+        let low = self.bin_k(B::And, u, 1);
+        let even = self.bin_k(B::Eq, low, 0);
+        let f = self.bool_const(false);
+        let adjust = self.select(finite, inexact, f);
+        let adjust = self.select(adjust, even, f);
+        let up_e = self.bin(B::Gt, err, zero_e);
+        let up_v = self.bin(B::Gt, v, zero_v);
+        let away = self.bin(B::Eq, up_e, up_v);
+        let plus = self.bin_k(B::Add, u, 1);
+        let minus = self.bin_k(B::Sub, u, 1);
+        let moved = self.select(away, plus, minus);
+        let r = self.select(adjust, moved, u);
+        self.emit(IK::Bitcast(r), vt)
     }
 
     /// `setp.cmp.f16x2 p|q, a, b`: `p` compares the low halves, `q` the high ones.
@@ -609,8 +670,11 @@ impl Lowerer<'_> {
     }
 
     fn mul_mad(&mut self, i: &Inst) -> LResult<()> {
-        self.mods(i, &["lo", "hi", "wide", "cc", "sat"])?;
+        self.mods(i, &["lo", "hi", "wide", "cc", "sat", "relu"])?;
         let t = self.ty(i)?;
+        if i.has("relu") && !is_half(t) {
+            return self.unsupported(i);
+        }
         let is_mad = i.opcode != "mul" && i.opcode != "mul24";
         self.nops(i, if is_mad { 4 } else { 3 })?;
         if is_half(t) {
@@ -770,13 +834,24 @@ impl Lowerer<'_> {
         let t = self.ty(i)?;
         let a = self.read(&i.operands[1], t, i.loc)?;
         if is_half(t) {
-            // Sign-bit operations on each 16-bit lane (NaNs keep their payload).
+            // Sign-bit operations on each 16-bit lane; a NaN becomes the canonical NaN
+            // (0x7fff), as the H100 gives (conf/half_arithmetic, bf16_arithmetic).
             let wide = matches!(t, ScalarType::F16x2 | ScalarType::Bf16x2);
-            let r = if i.opcode == "abs" {
-                self.bin_k(B::And, a, if wide { 0x7fff_7fff } else { 0x7fff })
-            } else {
-                self.bin_k(B::Xor, a, if wide { 0x8000_8000u32 as i64 } else { 0x8000 })
-            };
+            let inf = if matches!(t, ScalarType::Bf16 | ScalarType::Bf16x2) { 0x7f80 } else { 0x7c00 };
+            let a = self.cast(a, &Type::U32);
+            let mut out = self.int(0, &Type::U32);
+            for lane in 0..if wide { 2 } else { 1 } {
+                let x = self.bin_k(B::Shr, a, lane * 16);
+                let x = self.bin_k(B::And, x, 0xffff);
+                let mag = self.bin_k(B::And, x, 0x7fff);
+                let nan = self.bin_k(B::Gt, mag, inf);
+                let r = if i.opcode == "abs" { mag } else { self.bin_k(B::Xor, x, 0x8000) };
+                let canon = self.int(0x7fff, &Type::U32);
+                let r = self.select(nan, canon, r);
+                let r = self.bin_k(B::Shl, r, lane * 16);
+                out = self.bin(B::Or, out, r);
+            }
+            let r = self.conv(out, &ir_type(t).unwrap());
             return self.write(&i.operands[0], r, i.loc);
         }
         let r = if t.is_float() {
