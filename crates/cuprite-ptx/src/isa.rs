@@ -165,6 +165,15 @@ pub enum SpecialRegister {
     GlobalTimerHi,
     DynamicSmemSize,
     TotalSmemSize,
+    /// Clusters (sm_90): `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid`
+    /// (with an axis), `%cluster_ctarank`, `%cluster_nctarank`, `%is_explicit_cluster`.
+    ClusterId(Axis),
+    NClusterId(Axis),
+    ClusterCtaid(Axis),
+    ClusterNctaid(Axis),
+    ClusterCtarank,
+    ClusterNctarank,
+    IsExplicitCluster,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -210,6 +219,13 @@ impl SpecialRegister {
             ("globaltimer_hi", None) => GlobalTimerHi,
             ("dynamic_smem_size", None) => DynamicSmemSize,
             ("total_smem_size", None) => TotalSmemSize,
+            ("clusterid", Some(a)) => ClusterId(a),
+            ("nclusterid", Some(a)) => NClusterId(a),
+            ("cluster_ctaid", Some(a)) => ClusterCtaid(a),
+            ("cluster_nctaid", Some(a)) => ClusterNctaid(a),
+            ("cluster_ctarank", None) => ClusterCtarank,
+            ("cluster_nctarank", None) => ClusterNctarank,
+            ("is_explicit_cluster", None) => IsExplicitCluster,
             _ => return None,
         })
     }
@@ -219,6 +235,7 @@ impl SpecialRegister {
         use SpecialRegister::*;
         match self {
             Clock64 | GlobalTimer | GridId => ScalarType::U64,
+            IsExplicitCluster => ScalarType::Pred,
             _ => ScalarType::U32,
         }
     }

@@ -103,7 +103,8 @@ mod tests {
         assert!(e.message.contains("'%q' is not a register"), "{}", e.message);
         assert_eq!(check_asm("mov.u64 %0, %globaltimer;", &['l']), Ok(()));
         assert!(check_asm("bra NOWHERE;", &[]).unwrap_err().message.contains("NOWHERE"));
-        assert!(check_asm("mbarrier.init.shared.b64 [%0], 1;", &['l']).unwrap_err().message.contains("'mbarrier.init.shared.b64'"));
+        let e = check_asm("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %2}], [%0];", &['r', 'l', 'r']).unwrap_err();
+        assert!(e.message.contains("'cp.async.bulk.tensor.2d") && e.message.contains("tensor copies"), "{}", e.message);
     }
 
     #[test]
@@ -119,6 +120,41 @@ mod tests {
         assert_eq!(check_asm("mul.rn.bf16x2 %0, %1, %2;", &['r', 'r', 'r']), Ok(()));
         assert_eq!(check_asm("{ .reg .pred p, q; setp.lt.f16x2 p|q, %1, %2; selp.u32 %0, 1, 0, p; }", &['r', 'r', 'r']), Ok(()));
         assert_eq!(check_asm("cvt.rn.f16x2.f32 %0, %1, %2;", &['r', 'f', 'f']), Ok(()));
+    }
+
+    #[test]
+    fn what_libcuxx_writes_is_accepted() {
+        // The forms of cuda::ptx / <cuda/barrier> on sm_90: mbarriers, bulk copies, elect.
+        let ok = |t: &str, l: &[char]| assert_eq!(check_asm(t, l), Ok(()), "{t}");
+        ok("mbarrier.init.shared::cta.b64 [%0], %1;", &['r', 'r']);
+        ok("mbarrier.init.shared.b64 [%0], 1;", &['r']);
+        ok("mbarrier.arrive.shared.b64 %0, [%1];", &['l', 'r']);
+        ok("mbarrier.arrive.release.cta.shared::cta.b64 %0, [%1], %2;", &['l', 'r', 'r']);
+        ok("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];", &['r']);
+        ok("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %0, [%1], %2;", &['l', 'r', 'r']);
+        ok("mbarrier.arrive_drop.shared.b64 %0, [%1];", &['l', 'r']);
+        ok("mbarrier.arrive.noComplete.shared.b64 %0, [%1], %2;", &['l', 'r', 'r']);
+        ok("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;", &['r', 'r']);
+        ok("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;", &['r', 'r']);
+        ok("{ .reg .pred p; mbarrier.test_wait.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }", &['r', 'r', 'l']);
+        ok("{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1; @!p bra W; }", &['r', 'r']);
+        ok("{ .reg .pred p; mbarrier.try_wait.acquire.cta.shared::cta.b64 p, [%0], %1, %2; }", &['r', 'l', 'r']);
+        ok("mbarrier.pending_count.b64 %0, %1;", &['r', 'l']);
+        ok("mbarrier.inval.shared.b64 [%0];", &['r']);
+        ok("mbarrier.arrive.b64 %0, [%1];", &['l', 'l']);
+        ok("cp.async.mbarrier.arrive.shared.b64 [%0];", &['r']);
+        ok("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];", &['r']);
+        ok("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];", &['r', 'l', 'r', 'r']);
+        ok("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;", &['l', 'r', 'r']);
+        ok("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;\ncp.async.bulk.wait_group 0;", &[]);
+        ok("{ .reg .pred p; elect.sync %0|p, %1; }", &['r', 'r']);
+        ok("{ .reg .pred p; elect.sync _|p, 0xffffffff; selp.u32 %0, 1, 0, p; }", &['r']);
+        ok("nanosleep.u32 %0;", &['r']);
+        ok("fence.mbarrier_init.release.cluster;\nfence.proxy.async.shared::cta;\nfence.acq_rel.gpu;\nfence.sc.sys;", &[]);
+        ok("mov.u32 %0, %%cluster_ctarank;\nmov.u32 %0, %%clusterid.x;\nmov.u32 %0, %%cluster_nctaid.y;", &['r']);
+        ok("{ .reg .pred p; mov.pred p, %%is_explicit_cluster; selp.u32 %0, 1, 0, p; }", &['r']);
+        ok("ld.acquire.gpu.global.u32 %0, [%1];\nst.release.gpu.global.u32 [%1], %0;", &['r', 'l']);
+        ok("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;\nred.release.sys.global.add.u32 [%1], 1;", &['r', 'l']);
     }
 }
 

@@ -22,7 +22,9 @@ pub(crate) enum Binding {
 pub struct Lowerer<'a> {
     pub(crate) s: &'a mut dyn Sink,
     scopes: Vec<HashMap<String, Binding>>,
-    labels: HashMap<String, BlockId>,
+    /// Labels by `{ }` scope, innermost last: a label is visible in the block that defines
+    /// it and the blocks nested in it (two inlined asm statements may use one name).
+    labels: Vec<HashMap<String, BlockId>>,
     /// The carry flag of `add.cc`/`addc` and friends (`U32`, 0 or 1).
     carry: Option<LocalId>,
     /// `ret` in a `.func` returns this local's value (its return parameter).
@@ -32,11 +34,14 @@ pub struct Lowerer<'a> {
     pub(crate) known_addr: HashMap<String, (GlobalId, i64)>,
     /// Call-prototype names (`prototype_0`) seen in the body.
     pub(crate) prototypes: Vec<String>,
+    /// The instruction being lowered has `.ftz` on an `.f32` type: its f32 operands and
+    /// results are flushed (subnormals become zeros of their sign), as on the GPU.
+    ftz: bool,
 }
 
 impl<'a> Lowerer<'a> {
     pub fn new(s: &'a mut dyn Sink) -> Lowerer<'a> {
-        Lowerer { s, scopes: vec![HashMap::new()], labels: HashMap::new(), carry: None, ret_value: None, known_addr: HashMap::new(), prototypes: Vec::new() }
+        Lowerer { s, scopes: vec![HashMap::new()], labels: vec![HashMap::new()], carry: None, ret_value: None, known_addr: HashMap::new(), prototypes: Vec::new(), ftz: false }
     }
 
     pub(crate) fn bind(&mut self, name: &str, b: Binding) {
@@ -149,22 +154,23 @@ impl<'a> Lowerer<'a> {
     // ---------------------------------------------------------------------------------
     // Statements
 
-    /// Creates a block for every label of a body (labels are function-scoped in PTX).
+    /// Creates a block for every label of a body's outermost scope (labels of nested
+    /// `{ }` blocks are made when the lowering enters them).
     pub(crate) fn collect_labels(&mut self, stmts: &[Stmt]) -> LResult<()> {
         for s in stmts {
-            match s {
-                Stmt::Label(n, loc) => {
-                    if self.labels.contains_key(n) {
-                        return lerr(*loc, format!("label '{n}' is defined twice"));
-                    }
-                    let b = self.s.new_block();
-                    self.labels.insert(n.clone(), b);
+            if let Stmt::Label(n, loc) = s {
+                if self.labels.last().unwrap().contains_key(n) {
+                    return lerr(*loc, format!("label '{n}' is defined twice"));
                 }
-                Stmt::Block(b) => self.collect_labels(b)?,
-                _ => {}
+                let b = self.s.new_block();
+                self.labels.last_mut().unwrap().insert(n.clone(), b);
             }
         }
         Ok(())
+    }
+
+    fn find_label(&self, n: &str) -> Option<BlockId> {
+        self.labels.iter().rev().find_map(|s| s.get(n).copied())
     }
 
     pub(crate) fn stmts(&mut self, stmts: &[Stmt]) -> LResult<()> {
@@ -172,13 +178,18 @@ impl<'a> Lowerer<'a> {
         for s in stmts {
             match s {
                 Stmt::Label(n, _) => {
-                    let b = self.labels[n];
+                    let b = self.find_label(n).expect("labels are collected on entry to their scope");
                     self.s.terminate(Terminator::Jump(b));
                     self.s.switch_to(b);
                 }
                 Stmt::Decl(d) => self.declare(d)?,
                 Stmt::Inst(i) => self.guarded(i)?,
-                Stmt::Block(b) => self.stmts(b)?,
+                Stmt::Block(b) => {
+                    self.labels.push(HashMap::new());
+                    self.collect_labels(b)?;
+                    self.stmts(b)?;
+                    self.labels.pop();
+                }
                 Stmt::Prototype(n, _) => self.prototypes.push(n.clone()),
             }
         }
@@ -224,6 +235,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn guarded(&mut self, i: &Inst) -> LResult<()> {
+        self.ftz = i.has("ftz") && i.mods.iter().any(|m| m == "f32");
+        let r = self.guarded_inst(i);
+        self.ftz = false;
+        r
+    }
+
+    fn guarded_inst(&mut self, i: &Inst) -> LResult<()> {
         let Some((p, neg)) = &i.guard else { return self.inst(i) };
         let mut cond = self.read(&Operand::Name(p.clone(), 0), ScalarType::Pred, i.loc)?;
         if *neg {
@@ -247,8 +265,8 @@ impl<'a> Lowerer<'a> {
 
     pub(crate) fn label(&self, i: &Inst) -> LResult<BlockId> {
         match i.operands.first() {
-            Some(Operand::Name(n, 0)) => match self.labels.get(n) {
-                Some(b) => Ok(*b),
+            Some(Operand::Name(n, 0)) => match self.find_label(n) {
+                Some(b) => Ok(b),
                 None => lerr(i.loc, format!("'{}' branches to '{n}', which is not a label of this code", i.name())),
             },
             _ => lerr(i.loc, format!("'{}' needs a label operand (indirect branches are not supported yet)", i.name())),
@@ -284,6 +302,19 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(crate) fn read_as(&mut self, op: &Operand, want: &Type, loc: Loc) -> LResult<ValueId> {
+        let v = self.read_operand(op, want, loc)?;
+        Ok(self.flush_f32(v))
+    }
+
+    /// `v` with a subnormal f32 flushed to zero, when the instruction has `.ftz`.
+    fn flush_f32(&mut self, v: ValueId) -> ValueId {
+        if self.ftz && self.vty(v) == Type::F32 {
+            return self.math(cuprite_ir::MathFn::FtzF32, vec![v], Type::F32);
+        }
+        v
+    }
+
+    fn read_operand(&mut self, op: &Operand, want: &Type, loc: Loc) -> LResult<ValueId> {
         match op {
             Operand::Name(n, off) => {
                 if let Some(Binding::Reg(l, _)) = self.lookup(n).cloned() {
@@ -400,6 +431,7 @@ impl<'a> Lowerer<'a> {
 
     /// Writes an instruction's result (of the instruction type's IR type) to a register.
     pub(crate) fn write(&mut self, op: &Operand, v: ValueId, loc: Loc) -> LResult<()> {
+        let v = self.flush_f32(v);
         match op {
             Operand::Sink => Ok(()),
             Operand::Name(n, 0) => match self.lookup(n).cloned() {
@@ -480,6 +512,14 @@ impl<'a> Lowerer<'a> {
             }
             S::DynamicSmemSize => self.emit(IK::Special(SpecialReg::DynamicSmemSize), u32t),
             S::TotalSmemSize => return lerr(loc, format!("special register '{full}' is not supported yet")),
+            // Launches on the CPU device have no clusters (the runtime accepts the cluster
+            // attribute without effect): every block is a cluster of one, as on the GPU
+            // for a launch without clusters.
+            S::ClusterId(a) => self.emit(IK::Special(SpecialReg::BlockIdx(dim(a))), u32t),
+            S::NClusterId(a) => self.emit(IK::Special(SpecialReg::GridDim(dim(a))), u32t),
+            S::ClusterCtaid(_) | S::ClusterCtarank => self.int(0, &u32t),
+            S::ClusterNctaid(_) | S::ClusterNctarank => self.int(1, &u32t),
+            S::IsExplicitCluster => self.bool_const(false),
         })
     }
 

@@ -6,8 +6,8 @@ use crate::isa::ScalarType;
 use crate::parse::{Inst, Operand};
 use cuprite_ir::{BinaryOp as B, Builtin, InstKind as IK, MathFn as M, Terminator, Type, UnaryOp, ValueId};
 
-/// Modifiers that change nothing on the CPU (hints, flush-to-zero of subnormals, which
-/// the CPU device keeps, as CUDA's default non-`ftz` code does).
+/// Modifiers that change nothing here (hints; `.ftz`, which the lowering of operands and
+/// results applies, `Lowerer::flush_f32`).
 const BENIGN: &[&str] = &["uni", "ftz", "approx", "full", "aligned", "sync", "noftz"];
 
 fn is_half(t: ScalarType) -> bool {
@@ -96,7 +96,10 @@ impl Lowerer<'_> {
             "ld" | "ldu" => self.ld(i),
             "st" => self.st(i),
             "atom" | "red" => self.atom(i),
-            "prefetch" | "prefetchu" | "discard" | "pmevent" | "nanosleep" | "applypriority" | "createpolicy" => {
+            "nanosleep" => self.nanosleep(i),
+            "elect" => self.elect(i),
+            "mbarrier" => self.mbarrier(i),
+            "prefetch" | "prefetchu" | "discard" | "pmevent" | "applypriority" | "createpolicy" => {
                 if i.opcode == "createpolicy" {
                     // `createpolicy.fractional.L2::evict_last.b64 d, 1.0;`: any value will do.
                     if let Some(d) = i.operands.first() {
@@ -133,9 +136,12 @@ impl Lowerer<'_> {
             }
             "call" => self.call(i),
             "sad" => self.sad(i),
+            "fns" => self.fns(i),
             "vabsdiff4" => self.vabsdiff4(i),
+            "cp" if i.mods.starts_with(&["async".to_string(), "bulk".to_string()]) => self.cp_async_bulk(i),
+            "cp" if i.mods.starts_with(&["async".to_string(), "mbarrier".to_string()]) => self.cp_async_mbarrier_arrive(i),
             "cp" if i.mods.first().map(String::as_str) == Some("async") => self.cp_async(i),
-            "mbarrier" | "cp" => lerr(i.loc, format!("the PTX instruction '{}' (asynchronous copies and memory barriers) is not supported yet", i.name())),
+            "cp" => lerr(i.loc, format!("the PTX instruction '{}' (asynchronous copies) is not supported yet", i.name())),
             "mma" | "wgmma" | "wmma" | "ldmatrix" | "stmatrix" => {
                 lerr(i.loc, format!("the PTX instruction '{}' (matrix multiply-accumulate) is not supported on the CPU device", i.name()))
             }
@@ -144,6 +150,78 @@ impl Lowerer<'_> {
             }
             _ => self.unsupported(i),
         }
+    }
+
+    /// `fns.b32 d, mask, base, offset`: the position of the |offset|-th set bit of `mask`
+    /// counting from bit `base` towards the most (offset > 0) or least (offset < 0)
+    /// significant bit; with offset 0, `base` itself if set; 0xffffffff when there is none.
+    fn fns(&mut self, i: &Inst) -> LResult<()> {
+        self.mods(i, &[])?;
+        self.nops(i, 4)?;
+        let (it, ut) = (Type::I32, Type::U32);
+        let mask = self.read(&i.operands[1], ScalarType::U32, i.loc)?;
+        let base = self.read(&i.operands[2], ScalarType::S32, i.loc)?;
+        let off = self.read(&i.operands[3], ScalarType::S32, i.loc)?;
+        let (d, pos, count) = (self.temp(ut.clone()), self.temp(it.clone()), self.temp(it.clone()));
+        let none = self.int(-1, &ut);
+        self.store_local(d, none);
+        self.store_local(pos, base);
+        // offset 0 looks at `base` alone: as a search for the first set bit that stops
+        // after one step.
+        let z = self.int(0, &it);
+        let neg = self.bin(B::Lt, off, z);
+        let minus = self.k_bin(B::Sub, 0, off);
+        let mag = self.select(neg, minus, off);
+        let is_zero = self.bin(B::Eq, off, z);
+        let one = self.int(1, &it);
+        let mag = self.select(is_zero, one, mag);
+        let c0 = self.bin_k(B::Sub, mag, 1);
+        self.store_local(count, c0);
+        let m1 = self.int(-1, &it);
+        let inc = self.select(neg, m1, one);
+        let big = self.int(64, &it);
+        let inc = self.select(is_zero, big, inc);
+        // Values do not cross blocks: the loop reads these from locals.
+        let (inc_l, mask_l) = (self.temp(it.clone()), self.temp(ut.clone()));
+        self.store_local(inc_l, inc);
+        self.store_local(mask_l, mask);
+        let (head, body, found, next, done) = (self.s.new_block(), self.s.new_block(), self.s.new_block(), self.s.new_block(), self.s.new_block());
+        self.s.terminate(Terminator::Jump(head));
+        self.s.switch_to(head);
+        let p = self.load_local(pos);
+        let ge = self.bin_k(B::Ge, p, 0);
+        let lt = self.bin_k(B::Lt, p, 32);
+        let f = self.bool_const(false);
+        let inside = self.select(ge, lt, f);
+        self.s.terminate(Terminator::Branch { cond: inside, then: body, else_: done });
+        self.s.switch_to(body);
+        let p = self.load_local(pos);
+        let pu = self.cast(p, &ut);
+        let mask = self.load_local(mask_l);
+        let bit = self.bin(B::Shr, mask, pu);
+        let bit = self.bin_k(B::And, bit, 1);
+        let set = self.bin_k(B::Ne, bit, 0);
+        let c = self.load_local(count);
+        let last = self.bin_k(B::Eq, c, 0);
+        let hit = self.select(set, last, f);
+        let dec = self.bin_k(B::Sub, c, 1);
+        let c2 = self.select(set, dec, c);
+        self.store_local(count, c2);
+        self.s.terminate(Terminator::Branch { cond: hit, then: found, else_: next });
+        self.s.switch_to(found);
+        let p = self.load_local(pos);
+        let pu = self.cast(p, &ut);
+        self.store_local(d, pu);
+        self.s.terminate(Terminator::Jump(done));
+        self.s.switch_to(next);
+        let p = self.load_local(pos);
+        let inc = self.load_local(inc_l);
+        let p2 = self.bin(B::Add, p, inc);
+        self.store_local(pos, p2);
+        self.s.terminate(Terminator::Jump(head));
+        self.s.switch_to(done);
+        let r = self.load_local(d);
+        self.write(&i.operands[0], r, i.loc)
     }
 
     /// `sad.type d, a, b, c`: c + |a - b|.
@@ -382,7 +460,7 @@ impl Lowerer<'_> {
     /// or round to the same half; an fma may round twice in rare ties.
     fn half_op(&mut self, i: &Inst, t: ScalarType, op: HalfOp) -> LResult<()> {
         self.mods(i, &["sat", "relu", "NaN"])?;
-        if i.has("relu") || rounding(i).is_some_and(|r| r != "rn") {
+        if i.has("relu") && !matches!(op, HalfOp::Fma | HalfOp::Min | HalfOp::Max) || rounding(i).is_some_and(|r| r != "rn") {
             return self.unsupported(i);
         }
         self.nops(i, if op == HalfOp::Fma { 4 } else { 3 })?;
@@ -405,7 +483,7 @@ impl Lowerer<'_> {
                 HalfOp::Add => self.bin(B::Add, args[0], args[1]),
                 HalfOp::Sub => self.bin(B::Sub, args[0], args[1]),
                 HalfOp::Mul => self.bin(B::Mul, args[0], args[1]),
-                HalfOp::Fma => self.math(M::Fmaf, args.clone(), Type::F32),
+                HalfOp::Fma => self.fma_to_odd(args[0], args[1], args[2]),
                 HalfOp::Min => self.math(M::Fminf, args.clone(), Type::F32),
                 HalfOp::Max => self.math(M::Fmaxf, args.clone(), Type::F32),
             };
@@ -423,7 +501,19 @@ impl Lowerer<'_> {
                 r
             };
             let r = if i.has("sat") { self.saturatef(r) } else { r };
+            // .relu: a negative result (or -0) becomes +0; a NaN stays NaN.
+            let r = if i.has("relu") {
+                let z = self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32);
+                let le = self.bin(B::Le, r, z);
+                self.select(le, z, r)
+            } else {
+                r
+            };
             let h = if bf { self.f32_to_bf16_rn(r) } else { self.f32_to_half_rn(r) };
+            // A NaN result is the canonical NaN, 0x7fff (the CPU's default NaN has its sign set).
+            let isnan = self.bin(B::Ne, r, r);
+            let canon = self.int(0x7fff, &self.vty(h));
+            let h = self.select(isnan, canon, h);
             let h = self.cast(h, &wt);
             let h = self.bin_k(B::Shl, h, lane * 16);
             out = self.bin(B::Or, out, h);
@@ -431,15 +521,90 @@ impl Lowerer<'_> {
         self.write(&i.operands[0], out, i.loc)
     }
 
+    /// `a * b + c` of half-precision values (widened to f32) as an f32 rounded to odd, so
+    /// that rounding it to f16 or bf16 gives the correctly rounded fma: the product is
+    /// exact in f64, the sum's rounding error (two-sum) makes the f64 result odd when it
+    /// is inexact, and the f64 → f32 step is rounded to odd the same way.
+    fn fma_to_odd(&mut self, a: ValueId, b: ValueId, c: ValueId) -> ValueId {
+        let (f64t, u64t) = (Type::F64, Type::U64);
+        let a = self.cast(a, &f64t);
+        let b = self.cast(b, &f64t);
+        let q = self.cast(c, &f64t);
+        let p = self.bin(B::Mul, a, b);
+        let s = self.bin(B::Add, p, q);
+        let bp = self.bin(B::Sub, s, p);
+        let sb = self.bin(B::Sub, s, bp);
+        let e1 = self.bin(B::Sub, p, sb);
+        let e2 = self.bin(B::Sub, q, bp);
+        let err = self.bin(B::Add, e1, e2);
+        let s = self.round_to_odd(s, err, &u64t);
+        let f = self.cast(s, &Type::F32);
+        let back = self.cast(f, &f64t);
+        let rest = self.bin(B::Sub, s, back);
+        self.round_to_odd(f, rest, &Type::U32)
+    }
+
+    /// `v` (rounded to nearest) moved to the odd neighbour in the direction of `err` (the
+    /// exact value minus `v`) when `err` is nonzero, `v` finite and its last bit even.
+    fn round_to_odd(&mut self, v: ValueId, err: ValueId, bits_t: &Type) -> ValueId {
+        let et = self.vty(err);
+        let vt = self.vty(v);
+        let zero_e = if et == Type::F64 { self.emit(IK::Const(cuprite_ir::Const::F64(0.0)), Type::F64) } else { self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32) };
+        let zero_v = if vt == Type::F64 { self.emit(IK::Const(cuprite_ir::Const::F64(0.0)), Type::F64) } else { self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32) };
+        let u = self.emit(IK::Bitcast(v), bits_t.clone());
+        let d = self.bin(B::Sub, v, v);
+        let finite = self.bin(B::Eq, d, zero_v);
+        let inexact = self.bin(B::Ne, err, zero_e);
+        let low = self.bin_k(B::And, u, 1);
+        let even = self.bin_k(B::Eq, low, 0);
+        let f = self.bool_const(false);
+        let adjust = self.select(finite, inexact, f);
+        let adjust = self.select(adjust, even, f);
+        let up_e = self.bin(B::Gt, err, zero_e);
+        let up_v = self.bin(B::Gt, v, zero_v);
+        let away = self.bin(B::Eq, up_e, up_v);
+        let plus = self.bin_k(B::Add, u, 1);
+        let minus = self.bin_k(B::Sub, u, 1);
+        let moved = self.select(away, plus, minus);
+        let r = self.select(adjust, moved, u);
+        self.emit(IK::Bitcast(r), vt)
+    }
+
     /// `setp.cmp.f16x2 p|q, a, b`: `p` compares the low halves, `q` the high ones.
     fn setp_half2(&mut self, i: &Inst, cmp: &str, t: ScalarType, combined: bool) -> LResult<()> {
-        if combined || i.opcode != "setp" {
+        if combined {
             return self.unsupported(i);
         }
-        let Operand::Pair(p, q) = &i.operands[0] else { return lerr(i.loc, format!("'{}' needs two predicates p|q", i.name())) };
         let bf = t == ScalarType::Bf16x2;
         let a = self.read(&i.operands[1], ScalarType::U32, i.loc)?;
         let b = self.read(&i.operands[2], ScalarType::U32, i.loc)?;
+        if i.opcode == "set" {
+            // set.cmp.dtype.{f16x2,bf16x2}: each half of d is 1.0 (dtype f16x2/bf16x2) or
+            // 0xffff (dtype u32/s32) where its comparison holds, else 0.
+            let dt = types(i)[0];
+            let one = match dt {
+                ScalarType::F16x2 => 0x3c00,
+                ScalarType::Bf16x2 => 0x3f80,
+                ScalarType::U32 | ScalarType::S32 | ScalarType::B32 => 0xffff,
+                _ => return self.unsupported(i),
+            };
+            let mut acc = self.int(0, &Type::U32);
+            for lane in 0..2 {
+                let x = self.bin_k(B::Shr, a, lane * 16);
+                let x = self.cast(x, &Type::U16);
+                let x = self.widen_half(x, bf);
+                let y = self.bin_k(B::Shr, b, lane * 16);
+                let y = self.cast(y, &Type::U16);
+                let y = self.widen_half(y, bf);
+                let c = self.compare(i, cmp, ScalarType::F32, x, y)?;
+                let on = self.int(one << (lane * 16), &Type::U32);
+                let off = self.int(0, &Type::U32);
+                let v = self.select(c, on, off);
+                acc = self.bin(B::Or, acc, v);
+            }
+            return self.write(&i.operands[0], acc, i.loc);
+        }
+        let Operand::Pair(p, q) = &i.operands[0] else { return lerr(i.loc, format!("'{}' needs two predicates p|q", i.name())) };
         for (lane, dst) in [(0, p), (1, q)] {
             let x = self.bin_k(B::Shr, a, lane * 16);
             let x = self.cast(x, &Type::U16);
@@ -505,8 +670,11 @@ impl Lowerer<'_> {
     }
 
     fn mul_mad(&mut self, i: &Inst) -> LResult<()> {
-        self.mods(i, &["lo", "hi", "wide", "cc", "sat"])?;
+        self.mods(i, &["lo", "hi", "wide", "cc", "sat", "relu"])?;
         let t = self.ty(i)?;
+        if i.has("relu") && !is_half(t) {
+            return self.unsupported(i);
+        }
         let is_mad = i.opcode != "mul" && i.opcode != "mul24";
         self.nops(i, if is_mad { 4 } else { 3 })?;
         if is_half(t) {
@@ -666,13 +834,24 @@ impl Lowerer<'_> {
         let t = self.ty(i)?;
         let a = self.read(&i.operands[1], t, i.loc)?;
         if is_half(t) {
-            // Sign-bit operations on each 16-bit lane (NaNs keep their payload).
+            // Sign-bit operations on each 16-bit lane; a NaN becomes the canonical NaN
+            // (0x7fff), as the H100 gives (conf/half_arithmetic, bf16_arithmetic).
             let wide = matches!(t, ScalarType::F16x2 | ScalarType::Bf16x2);
-            let r = if i.opcode == "abs" {
-                self.bin_k(B::And, a, if wide { 0x7fff_7fff } else { 0x7fff })
-            } else {
-                self.bin_k(B::Xor, a, if wide { 0x8000_8000u32 as i64 } else { 0x8000 })
-            };
+            let inf = if matches!(t, ScalarType::Bf16 | ScalarType::Bf16x2) { 0x7f80 } else { 0x7c00 };
+            let a = self.cast(a, &Type::U32);
+            let mut out = self.int(0, &Type::U32);
+            for lane in 0..if wide { 2 } else { 1 } {
+                let x = self.bin_k(B::Shr, a, lane * 16);
+                let x = self.bin_k(B::And, x, 0xffff);
+                let mag = self.bin_k(B::And, x, 0x7fff);
+                let nan = self.bin_k(B::Gt, mag, inf);
+                let r = if i.opcode == "abs" { mag } else { self.bin_k(B::Xor, x, 0x8000) };
+                let canon = self.int(0x7fff, &Type::U32);
+                let r = self.select(nan, canon, r);
+                let r = self.bin_k(B::Shl, r, lane * 16);
+                out = self.bin(B::Or, out, r);
+            }
+            let r = self.conv(out, &ir_type(t).unwrap());
             return self.write(&i.operands[0], r, i.loc);
         }
         let r = if t.is_float() {

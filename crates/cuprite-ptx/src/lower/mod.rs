@@ -18,6 +18,7 @@ mod body;
 mod call;
 mod cvt;
 mod inst;
+mod mbarrier;
 mod memory;
 mod warp;
 

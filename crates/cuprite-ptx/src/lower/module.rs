@@ -78,6 +78,19 @@ pub fn lower_module(pm: &parse::Module) -> LResult<ir::Module> {
             declare_func(&mut st, f)?;
         }
     }
+    // Initializers name variables and functions declared anywhere in the module (vtables
+    // hold function addresses): they are lowered once every name is known.
+    for item in &pm.items {
+        if let Item::Var(v) = item {
+            if let Some(i) = &v.init {
+                for name in &v.names {
+                    let g = st.globals[name];
+                    let ty = st.m.globals[g.index()].ty.clone();
+                    st.m.globals[g.index()].init = Some(init(&st, &ty, i, v.loc)?);
+                }
+            }
+        }
+    }
     for item in &pm.items {
         if let Item::Func(f) = item {
             if f.body.is_some() {
@@ -129,10 +142,8 @@ fn declare_var(st: &mut ModState, v: &VarDecl) -> LResult<()> {
     let ty = var_type(v)?;
     for name in &v.names {
         let dynamic = space == AddressSpace::Shared && v.dims.first() == Some(&None);
-        let init = match &v.init {
-            None => None,
-            Some(i) => Some(init(st, &ty, i, v.loc)?),
-        };
+        // Set once every variable and function is declared (`lower_module`).
+        let init = None;
         let visible = matches!(v.linkage, Linkage::Visible | Linkage::Weak | Linkage::Common | Linkage::Extern);
         let g = ir::Global {
             name: name.clone(),
@@ -170,10 +181,21 @@ fn init(st: &ModState, ty: &Type, i: &PInit, loc: Loc) -> LResult<ir::Init> {
         (Type::F64, PInit::Int(v)) => Ok(ir::Init::Scalar(Const::F64(*v as f64))),
         (t, PInit::F32(b)) if t.is_integer() => Ok(ir::Init::Scalar(Const::Int(*b as i64, t.clone()))),
         (t, PInit::F64(b)) if t.is_integer() => Ok(ir::Init::Scalar(Const::Int(*b as i64, t.clone()))),
-        (_, PInit::Addr(name, _)) => {
-            let _ = st;
-            lerr(loc, format!("address initializers ('{name}') in PTX variables are not supported yet"))
+        // A variable's or function's address in a 64-bit element (`generic(x)` too).
+        (t, PInit::Addr(name, off)) if t.is_integer() && t.scalar_size() == Some(8) => {
+            if let Some(g) = st.globals.get(name) {
+                if st.m.globals[g.index()].space == AddressSpace::Shared {
+                    return lerr(loc, format!("the address of .shared variable '{name}' is not a constant initializer"));
+                }
+                return Ok(ir::Init::GlobalAddr { global: *g, offset: *off });
+            }
+            match st.funcs.get(name) {
+                Some(f) if *off == 0 => Ok(ir::Init::FuncAddr(*f)),
+                Some(_) => lerr(loc, format!("an offset from function '{name}' is not a valid initializer")),
+                None => lerr(loc, format!("'{name}' in an initializer is not a variable or function of this module")),
+            }
         }
+        (_, PInit::Addr(name, _)) => lerr(loc, format!("the address of '{name}' initializes an element that is not 64 bits wide; only .u64/.b64/.s64 elements can hold addresses")),
         _ => lerr(loc, "this initializer does not fit the variable's type"),
     }
 }
