@@ -25,7 +25,10 @@ impl<'a> Fx<'a> {
     pub fn warp(&mut self, op: WarpOp, args: &[ValueId], results: &[LocalId]) -> Result<(), EmitError> {
         match op {
             // The GPU schedules a spinning thread's warp-mates by itself.
-            WarpOp::Lockstep | WarpOp::Yield => {}
+            WarpOp::Lockstep => {}
+            // A spinning wait's yield point: a zero sleep costs the GPU nothing and
+            // tells Cuprite's PTX front-end to let the block's other threads run.
+            WarpOp::Yield => self.emit("nanosleep.u32 0".to_string()),
             WarpOp::SyncWarp => {
                 let m = self.operand(args, 0)?;
                 self.emit(format!("bar.warp.sync {m}"));
