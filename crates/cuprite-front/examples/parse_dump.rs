@@ -8,7 +8,7 @@ fn summary(item: &Item, depth: usize, verbose: bool, sm: &cuprite_front::SourceM
     let loc = sm.lookup(item.span.lo);
     let where_ = format!("{}:{}", loc.file, loc.line);
     match &item.kind {
-        ItemKind::Namespace { name, items } => {
+        ItemKind::Namespace { name, items, .. } => {
             if verbose {
                 println!("{pad}namespace {:?} ({where_})", name.as_ref().map(|n| &n.name));
             }

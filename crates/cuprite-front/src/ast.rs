@@ -93,7 +93,8 @@ pub enum ItemKind {
     /// Variables, function prototypes, typedefs, struct/union/enum definitions.
     Decl(Declaration),
     FunctionDef(FunctionDef),
-    Namespace { name: Option<Ident>, items: Vec<Item> },
+    /// `inline`: an inline namespace, whose members are also members of the enclosing one.
+    Namespace { name: Option<Ident>, items: Vec<Item>, inline: bool },
     /// `extern "C" { ... }` (and `extern "C" decl`, whose single item is in `items`).
     LinkageSpec { lang: String, items: Vec<Item> },
     StaticAssert { cond: Expr, message: Option<String> },

@@ -62,7 +62,7 @@ fn namespaces_and_extern_c_are_entered() {
     );
     assert_eq!(r.tu.items.len(), 6);
     assert!(matches!(&r.tu.items[1].kind, ItemKind::LinkageSpec { lang, items } if lang == "C" && items.len() == 1));
-    let ItemKind::Namespace { name: Some(x), items } = &r.tu.items[4].kind else { panic!() };
+    let ItemKind::Namespace { name: Some(x), items, .. } = &r.tu.items[4].kind else { panic!() };
     assert_eq!(x.name, "x");
     assert!(matches!(&items[0].kind, ItemKind::Namespace { name: Some(y), .. } if y.name == "y"));
     function(&r, "kern");

@@ -264,9 +264,11 @@ impl<'a> Parser<'a> {
         self.bump();
         // Inline and anonymous namespaces are transparent to unqualified lookup.
         let transparent = inline || names.is_empty();
-        let pushed: Vec<&'a str> =
-            if inline { Vec::new() } else { names.iter().map(|n| self.text_of(self.tok_for(n.span))).collect() };
+        let all: Vec<&'a str> = names.iter().map(|n| self.text_of(self.tok_for(n.span))).collect();
+        let pushed: Vec<&'a str> = if inline { Vec::new() } else { all.clone() };
         self.ns_path.extend(pushed.iter().copied());
+        // The names as written (inline ones too): `a::v1::X` names what `a::X` does.
+        self.ns_path_written.extend(all.iter().copied());
         if !transparent {
             self.push_scope();
         }
@@ -277,6 +279,9 @@ impl<'a> Parser<'a> {
         for _ in &pushed {
             self.ns_path.pop();
         }
+        for _ in &all {
+            self.ns_path_written.pop();
+        }
         if !self.eat("}") {
             let sys = self.sm.is_system_header(self.tok(start).lo);
             if !sys {
@@ -284,10 +289,10 @@ impl<'a> Parser<'a> {
             }
         }
         // `namespace a::b { ... }` becomes `a { b { ... } }`.
-        let mut kind = ItemKind::Namespace { name: names.pop(), items };
+        let mut kind = ItemKind::Namespace { name: names.pop(), items, inline };
         while let Some(outer) = names.pop() {
             let inner = self.item(kind, start);
-            kind = ItemKind::Namespace { name: Some(outer), items: vec![inner] };
+            kind = ItemKind::Namespace { name: Some(outer), items: vec![inner], inline: false };
         }
         self.item(kind, start)
     }

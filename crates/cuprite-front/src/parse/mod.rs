@@ -52,6 +52,8 @@ pub(crate) struct Parser<'a> {
     qualified: HashMap<String, NameKind>,
     /// Namespace or class names enclosing the current position (for `qualified`).
     ns_path: Vec<&'a str>,
+    /// `ns_path` with inline namespaces' names too.
+    ns_path_written: Vec<&'a str>,
     /// Namespaces opened by `using namespace` at file scope.
     using_namespaces: HashSet<String>,
     /// Using-directives by the namespace they appear in (`namespace cuda { namespace std {
@@ -110,6 +112,7 @@ impl<'a> Parser<'a> {
             scopes: vec![file_scope],
             qualified: HashMap::new(),
             ns_path: Vec::new(),
+            ns_path_written: Vec::new(),
             using_namespaces: HashSet::new(),
             namespace_usings: HashMap::new(),
             class_stack: Vec::new(),
@@ -278,6 +281,10 @@ impl<'a> Parser<'a> {
         }
         if !self.ns_path.is_empty() && kind != NameKind::Value {
             let q = format!("{}::{}", self.ns_path.join("::"), name);
+            self.qualified.insert(q, kind);
+        }
+        if self.ns_path_written.len() != self.ns_path.len() && kind != NameKind::Value {
+            let q = format!("{}::{}", self.ns_path_written.join("::"), name);
             self.qualified.insert(q, kind);
         }
     }

@@ -270,6 +270,10 @@ impl<'a> Parser<'a> {
                     let q = format!("{}::{}", self.ns_path.join("::"), name);
                     self.qualified.insert(q, kind);
                 }
+                if self.ns_path_written.len() != self.ns_path.len() {
+                    let q = format!("{}::{}", self.ns_path_written.join("::"), name);
+                    self.qualified.insert(q, kind);
+                }
                 if !self.class_stack.is_empty() && kind == NameKind::Template {
                     self.member_templates.insert(name);
                 }

@@ -118,6 +118,8 @@ pub struct Checker<'o> {
     ns_stack_saved: Vec<Vec<String>>,
     /// Namespaces nominated by `using namespace` (file scope).
     pub(crate) usings: Vec<Vec<String>>,
+    /// Inline namespaces by the namespace that encloses them (qualified names).
+    pub(crate) inline_namespaces: HashMap<String, Vec<String>>,
     /// Namespace aliases, lambdas (`names.rs`, `lambda.rs`).
     pub(crate) cxx: names::CxxState,
     /// Templates: the registry, the template arguments in scope, the instantiation
@@ -171,6 +173,7 @@ impl<'o> Checker<'o> {
             silent: 0,
             ns_stack_saved: Vec::new(),
             usings: Vec::new(),
+            inline_namespaces: HashMap::new(),
             cxx: names::CxxState::default(),
             tpl: template::Templates::default(),
         }
@@ -245,9 +248,19 @@ impl<'o> Checker<'o> {
         match &it.kind {
             ast::ItemKind::Decl(d) => self.file_decl(d),
             ast::ItemKind::FunctionDef(f) => self.declare_function(&f.spec, &f.declarator, Some(f), f.span),
-            ast::ItemKind::Namespace { name, items } => {
+            ast::ItemKind::Namespace { name, items, inline } => {
                 match name {
-                    Some(n) => self.ns.push(n.name.clone()),
+                    Some(n) => {
+                        if *inline {
+                            let parent = self.ns.join("::");
+                            let child = qualify(&self.ns, &n.name);
+                            let list = self.inline_namespaces.entry(parent).or_default();
+                            if !list.contains(&child) {
+                                list.push(child);
+                            }
+                        }
+                        self.ns.push(n.name.clone())
+                    }
                     None => self.enter_anonymous_namespace(),
                 }
                 self.items(items);
@@ -587,7 +600,34 @@ impl<'o> Checker<'o> {
         if path.segments.len() == 2 && path.segments[0].name == "std" {
             out.push(path.segments[1].name.clone());
         }
+        if !self.inline_namespaces.is_empty() {
+            let direct = out.clone();
+            for c in direct {
+                self.through_inline_namespaces(&c, &mut out);
+            }
+        }
         out
+    }
+
+    /// `a::X` also names `a::v1::X` when `v1` is an inline namespace of `a` (nested
+    /// inline namespaces too): pushes those names onto `out`.
+    fn through_inline_namespaces(&self, q: &str, out: &mut Vec<String>) {
+        let segs: Vec<&str> = q.split("::").collect();
+        for k in 0..segs.len() {
+            let parent = segs[..k].join("::");
+            let Some(children) = self.inline_namespaces.get(&parent) else { continue };
+            let rest = segs[k..].join("::");
+            for child in children {
+                if rest.starts_with(&format!("{}::", child.rsplit("::").next().unwrap_or(""))) {
+                    continue; // already through this inline namespace
+                }
+                let via = format!("{child}::{rest}");
+                if !out.contains(&via) && out.len() < 256 {
+                    out.push(via.clone());
+                    self.through_inline_namespaces(&via, out);
+                }
+            }
+        }
     }
 
     /// What a name means. Template-ids and names inside template specializations
