@@ -106,6 +106,14 @@ fn unsupported_constructs_are_named_with_their_position() {
 }
 
 #[test]
+fn yield_points_are_zero_sleeps() {
+    // A spin wait's yield point must reach the PTX: the front-end reads it back as a
+    // yield, without which re-read waits never let the block's other threads run.
+    let ptx = ptx_file("yield_points").unwrap();
+    assert!(ptx.contains("nanosleep.u32 0"), "no yield point in:\n{ptx}");
+}
+
+#[test]
 fn math_library_functions_call_the_device_math_library() {
     let ptx = ptx_file("library_math").unwrap();
     for routine in ["cuprite_ptx_expf", "cuprite_ptx_sinf", "cuprite_ptx_powf", "cuprite_ptx_erfc", "cuprite_ptx_lgamma"] {
