@@ -120,25 +120,27 @@ fn run_suite(label: &str, mut names: Vec<String>, passing: &Path, ptx_for: impl 
         for _ in 0..jobs {
             s.spawn(|| loop {
                 let Some(n) = queue.lock().unwrap().pop() else { break };
+                let start = std::time::Instant::now();
                 let r = ptx_for(&n, &bin).and_then(|ptx| check(&n, &ptx, &bin));
-                results.lock().unwrap().push((n, r));
+                results.lock().unwrap().push((n, r, start.elapsed().as_secs_f64()));
             });
         }
     });
     let _ = std::fs::remove_dir_all(&bin);
     let mut results = results.into_inner().unwrap();
-    results.sort();
+    results.sort_by(|a, b| a.0.cmp(&b.0));
     let mut report = String::new();
     let mut regressions = Vec::new();
     let mut passed = 0;
-    for (n, r) in &results {
+    // Each line says how long the program took (PTX, build and run), so the slowest are seen.
+    for (n, r, secs) in &results {
         match r {
             Ok(()) => {
                 passed += 1;
-                report += &format!("{label}: {n:<32} ok{}\n", if passing.contains(n) { "" } else { " (not yet in the passing list)" });
+                report += &format!("{label}: {n:<32} {secs:6.1} s ok{}\n", if passing.contains(n) { "" } else { " (not yet in the passing list)" });
             }
             Err(why) => {
-                report += &format!("{label}: {n:<32} {} {why}\n", if passing.contains(n) { "FAILED" } else { "not yet:" });
+                report += &format!("{label}: {n:<32} {secs:6.1} s {} {why}\n", if passing.contains(n) { "FAILED" } else { "not yet:" });
                 if passing.contains(n) {
                     regressions.push(n.clone());
                 }
