@@ -871,6 +871,10 @@ struct cudaMemPoolProps {
     unsigned short usage;
     unsigned char reserved[54];
 };
+struct cudaMemPoolPtrExportData {
+    unsigned char reserved[64];
+};
+typedef struct cudaMemPoolPtrExportData cudaMemPoolPtrExportData;
 struct cudaMemAllocNodeParams {
     struct cudaMemPoolProps poolProps;
     const struct cudaMemAccessDesc *accessDescs;

@@ -73,8 +73,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -174,17 +176,32 @@ def wrapper_text(src, rel):
 
 
 def sh(cmd, log, timeout, cwd=None, env=None):
+    """Runs cmd with its output in log: (exit status, wall seconds, CPU seconds). The CPU
+    time (user + system of the command and the descendants it waited for) tells a
+    program that is slow from one that only waited for the machine's shared cores. On a
+    timeout the whole process group is killed and the status is 124."""
     t0 = time.time()
     with open(log, 'w') as f:
         f.write('+ ' + ' '.join(cmd) + '\n')
         f.flush()
-        try:
-            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd, env=env,
-                                timeout=timeout, stdin=subprocess.DEVNULL).returncode
-        except subprocess.TimeoutExpired:
-            rc = 124
+        p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd, env=env,
+                             stdin=subprocess.DEVNULL, start_new_session=True)
+        killed = []
+        def kill():
+            killed.append(1)
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        _, status, ru = os.wait4(p.pid, 0)
+        timer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        rc = 124 if killed else p.returncode
+        if killed:
             f.write(f'\n[timed out after {timeout} s]\n')
-    return rc, time.time() - t0
+    return rc, time.time() - t0, ru.ru_utime + ru.ru_stime
 
 
 def arg_sets(cfg, exe):
@@ -220,13 +237,13 @@ def run_one(src, res, work, name, rel, cfg):
     bdir = os.path.join(wdir, 'build')
     r = {'name': name, 'dir': rel, 'wrapped': bool(sub)}
     def configure_build(nvcc, bdir, tag):
-        rc, t = sh(['cmake', '-G', 'Ninja', '-S', top, '-B', bdir,
+        rc, t, _ = sh(['cmake', '-G', 'Ninja', '-S', top, '-B', bdir,
                     f'-DCMAKE_CUDA_COMPILER={nvcc}', '-DCMAKE_CUDA_ARCHITECTURES=90',
                     '-DCMAKE_BUILD_TYPE=Release'], os.path.join(out, f'configure{tag}.log'), ct)
         r['configure_rc' + tag], r['configure_s' + tag] = rc, round(t, 1)
         if rc == 0:
-            rc, t = sh(['cmake', '--build', bdir, '-j', '1', '--', '-k', '0'], os.path.join(out, f'build{tag}.log'), bt)
-            r['build_rc' + tag], r['build_s' + tag] = rc, round(t, 1)
+            rc, t, cpu = sh(['cmake', '--build', bdir, '-j', '1', '--', '-k', '0'], os.path.join(out, f'build{tag}.log'), bt)
+            r['build_rc' + tag], r['build_s' + tag], r['build_cpu_s' + tag] = rc, round(t, 1), round(cpu, 1)
     dedup = os.environ.get('DEDUP_NVCC', '')
     if os.environ.get('AS_IS', '1') == '0' and dedup:
         # measuring only what stands behind B1 (below): the shim from the start
@@ -268,10 +285,10 @@ def run_one(src, res, work, name, rel, cfg):
             mg = cfg.get(exe, {}).get('min_gpus', 1)
             for i, args in enumerate(sets):
                 log = os.path.join(out, f'run.{exe}.{i + 1}.txt')
-                rc, t = sh(['./' + exe] + args, log, rt, cwd=os.path.dirname(p))
+                rc, t, cpu = sh(['./' + exe] + args, log, rt, cwd=os.path.dirname(p))
                 text = read(log, '').split('\n', 1)[1] if read(log) else ''
                 fl = [l for l in text.splitlines() if FAIL_RE.search(l) and not EXPECTED_RE.search(l)]
-                runs.append({'exe': exe, 'args': args, 'rc': rc, 's': round(t, 1), 'min_gpus': mg,
+                runs.append({'exe': exe, 'args': args, 'rc': rc, 's': round(t, 1), 'cpu_s': round(cpu, 1), 'min_gpus': mg,
                              'fail_line': fl[0][:200] if fl else None,
                              'pass_line': any(PASS_RE.search(l) for l in text.splitlines())})
         r['runs'] = runs
@@ -292,11 +309,11 @@ def as_is_one(src, res, work, name, rel):
     bdir = os.path.join(work, name, 'build-as-is')
     shutil.rmtree(bdir, ignore_errors=True)
     r = {'name': name}
-    r['configure_rc'], _ = sh(['cmake', '-G', 'Ninja', '-S', top, '-B', bdir, f'-DCMAKE_CUDA_COMPILER={prefix}/bin/nvcc',
+    r['configure_rc'], _, _ = sh(['cmake', '-G', 'Ninja', '-S', top, '-B', bdir, f'-DCMAKE_CUDA_COMPILER={prefix}/bin/nvcc',
                                '-DCMAKE_CUDA_ARCHITECTURES=90', '-DCMAKE_BUILD_TYPE=Release'],
                               os.path.join(out, 'configure-as-is.log'), int(os.environ.get('CONFIGURE_TIMEOUT', '300')))
     if r['configure_rc'] == 0:
-        r['build_rc'], _ = sh(['cmake', '--build', bdir, '-j', '1', '--', '-k', '0'], os.path.join(out, 'build-as-is.log'),
+        r['build_rc'], _, _ = sh(['cmake', '--build', bdir, '-j', '1', '--', '-k', '0'], os.path.join(out, 'build-as-is.log'),
                               int(os.environ.get('BUILD_TIMEOUT', '900')))
         log = read(os.path.join(out, 'build-as-is.log'), '')
         r['b1'] = 'cannot be used multiple times' in log

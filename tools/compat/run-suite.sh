@@ -149,7 +149,7 @@ inlinePTX~Samples/2_Concepts_and_Techniques/inlinePTX~~./inlinePTX~~~exact
 interval~Samples/2_Concepts_and_Techniques/interval~~./interval~~~rel=1e-6
 radixSortThrust~Samples/2_Concepts_and_Techniques/radixSortThrust~~./radixSortThrust -n=100000~~~exact
 reduction~Samples/2_Concepts_and_Techniques/reduction~~./reduction -n=1000000~~~exact
-reductionMultiBlockCG~Samples/2_Concepts_and_Techniques/reductionMultiBlockCG~~./reductionMultiBlockCG~~~rel=1e-5
+reductionMultiBlockCG~Samples/2_Concepts_and_Techniques/reductionMultiBlockCG~~./reductionMultiBlockCG~~/numBlocks: /d~rel=1e-5
 scalarProd~Samples/2_Concepts_and_Techniques/scalarProd~~./scalarProd~~~rel=1e-5
 scan~Samples/2_Concepts_and_Techniques/scan~~./scan~~~exact
 segmentationTreeThrust~Samples/2_Concepts_and_Techniques/segmentationTreeThrust~~./segmentationTreeThrust~~~exact

@@ -211,7 +211,7 @@ void cuprite_fill_props(struct cudaDeviceProp *p, const cuprite_device_info *d) 
     p->gpuDirectRDMASupported = 0;
     p->gpuDirectRDMAFlushWritesOptions = 0;
     p->gpuDirectRDMAWritesOrdering = 0;
-    p->memoryPoolSupportedHandleTypes = 0;
+    p->memoryPoolSupportedHandleTypes = 1; /* POSIX file descriptors (memory pools shared between processes) */
     p->deferredMappingCudaArraySupported = 0;
     p->ipcEventSupported = 0;
     p->clusterLaunch = d->major >= 9 ? 1 : 0;

@@ -22,6 +22,7 @@ pub mod ipc;
 pub mod launch;
 pub mod memory;
 pub mod mempool;
+pub mod mempool_ipc;
 pub mod printf;
 pub mod profile;
 pub mod props;

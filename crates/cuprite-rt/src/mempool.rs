@@ -58,11 +58,17 @@ impl PoolState {
 
 pub struct MemPool {
     pub st: Mutex<PoolState>,
+    /// Memory shared with other processes (a pool created with a shareable handle type,
+    /// or imported from another process's handle): `mempool_ipc`.
+    pub shared: Option<Arc<crate::mempool_ipc::Backing>>,
 }
 
 impl MemPool {
     fn new() -> Arc<MemPool> {
-        Arc::new(MemPool { st: Mutex::new(PoolState { reuse: [1, 1, 1], access: 3, ..Default::default() }) })
+        Self::with_backing(None)
+    }
+    fn with_backing(shared: Option<Arc<crate::mempool_ipc::Backing>>) -> Arc<MemPool> {
+        Arc::new(MemPool { st: Mutex::new(PoolState { reuse: [1, 1, 1], access: 3, ..Default::default() }), shared })
     }
     pub fn lock(&self) -> std::sync::MutexGuard<'_, PoolState> {
         self.st.lock().unwrap_or_else(|p| p.into_inner())
@@ -96,8 +102,9 @@ pub fn handle(p: &Arc<MemPool>) -> *mut c_void {
     Arc::as_ptr(p) as *mut c_void
 }
 
-pub fn create() -> *mut c_void {
-    let p = MemPool::new();
+/// A new pool; `shared`: its memory is shared with other processes.
+pub fn create(shared: Option<Arc<crate::mempool_ipc::Backing>>) -> *mut c_void {
+    let p = MemPool::with_backing(shared);
     let h = handle(&p);
     pools().live.insert(h as usize, p);
     h
@@ -127,8 +134,10 @@ pub fn current() -> Arc<MemPool> {
 
 pub fn set_current(h: *mut c_void) -> Result<()> {
     let mut p = pools();
-    if !p.live.contains_key(&(h as usize)) {
-        return Err(error::INVALID_VALUE);
+    // Imported pools allocate nothing, so they cannot be a device's pool.
+    match p.live.get(&(h as usize)) {
+        Some(pool) if !pool.shared.as_ref().is_some_and(|b| b.imported) => {}
+        _ => return Err(error::INVALID_VALUE),
     }
     p.current = h as usize;
     Ok(())
@@ -136,7 +145,10 @@ pub fn set_current(h: *mut c_void) -> Result<()> {
 
 /// Allocates `size` bytes from `pool` now.
 pub fn alloc(pool: &Arc<MemPool>, size: usize) -> Result<*mut c_void> {
-    let p = ctx().device.alloc(size.max(1), Kind::Device)?;
+    let p = match &pool.shared {
+        Some(b) => b.alloc(size)?,
+        None => ctx().device.alloc(size.max(1), Kind::Device)?,
+    };
     {
         let mut st = pool.lock();
         st.used += size as u64;
@@ -217,6 +229,9 @@ pub fn free_now(p: *mut c_void) {
         return;
     }
     forget(p);
+    if crate::mempool_ipc::release(p) {
+        return;
+    }
     let c = ctx();
     if let Err(e) = c.device.free(p, &|k| matches!(k, Kind::Device | Kind::Managed)) {
         c.set_sticky(e);

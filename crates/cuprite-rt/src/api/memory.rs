@@ -52,6 +52,9 @@ pub extern "C" fn cudaFree(p: *mut c_void) -> CudaError {
             return Ok(());
         }
         crate::mempool::forget(p);
+        if crate::mempool_ipc::release(p) {
+            return Ok(());
+        }
         c.device.free(p, &|k| matches!(k, Kind::Device | Kind::Managed))
     })
 }

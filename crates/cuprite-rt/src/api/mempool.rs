@@ -5,8 +5,9 @@ use crate::context::ctx;
 use crate::error::{self, api, CudaError, Result};
 use crate::graph::capture;
 use crate::mempool::{self, attr, MemPool};
+use crate::mempool_ipc;
 use crate::stream::{self, Op, SendPtr};
-use std::ffi::{c_int, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Arc;
 
 fn malloc_async(p: *mut *mut c_void, size: usize, pool: &Arc<MemPool>, s: *mut c_void) -> Result<()> {
@@ -99,10 +100,64 @@ pub extern "C" fn cudaMemPoolCreate(pool: *mut *mut c_void, props: *const PoolPr
             return Err(error::INVALID_VALUE);
         }
         crate::devices::check(p.loc_id)?;
-        if p.handle_types != 0 {
-            return Err(error::NOT_SUPPORTED);
+        let shared = match p.handle_types {
+            0 => None,
+            // POSIX file descriptors, on the CPU device (its memory is this machine's).
+            mempool_ipc::HANDLE_TYPE_POSIX_FD if crate::gpu::active().is_none() => Some(mempool_ipc::Backing::create()?),
+            _ => return Err(error::NOT_SUPPORTED),
+        };
+        out(pool, mempool::create(shared))
+    })
+}
+
+/// `cudaMemPoolExportToShareableHandle`: for a POSIX file descriptor, `handle` points to
+/// an `int` that receives a new descriptor, which the caller owns.
+#[no_mangle]
+pub extern "C" fn cudaMemPoolExportToShareableHandle(handle: *mut c_void, pool: *mut c_void, kind: c_int, flags: c_uint) -> CudaError {
+    api(|| {
+        let p = mempool::resolve(pool)?;
+        if handle.is_null() || flags != 0 || kind != mempool_ipc::HANDLE_TYPE_POSIX_FD {
+            return Err(error::INVALID_VALUE);
         }
-        out(pool, mempool::create())
+        // A pool made without that handle type cannot be shared.
+        let b = p.shared.as_ref().ok_or(error::INVALID_VALUE)?;
+        out(handle as *mut c_int, b.export_fd()?)
+    })
+}
+
+/// `cudaMemPoolImportFromShareableHandle`: for a POSIX file descriptor, `handle` is the
+/// descriptor itself cast to a pointer. The caller may close it afterwards.
+#[no_mangle]
+pub extern "C" fn cudaMemPoolImportFromShareableHandle(pool: *mut *mut c_void, handle: *mut c_void, kind: c_int, flags: c_uint) -> CudaError {
+    api(|| {
+        if pool.is_null() || flags != 0 || kind != mempool_ipc::HANDLE_TYPE_POSIX_FD {
+            return Err(error::INVALID_VALUE);
+        }
+        ctx().check()?;
+        let b = mempool_ipc::Backing::import(handle as usize as c_int)?;
+        out(pool, mempool::create(Some(b)))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolExportPointer(data: *mut mempool_ipc::ExportData, ptr: *mut c_void) -> CudaError {
+    api(|| {
+        if data.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        out(data, mempool_ipc::export_pointer(ptr)?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaMemPoolImportPointer(ptr: *mut *mut c_void, pool: *mut c_void, data: *mut mempool_ipc::ExportData) -> CudaError {
+    api(|| {
+        let p = mempool::resolve(pool)?;
+        if ptr.is_null() || data.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let b = p.shared.as_ref().ok_or(error::INVALID_VALUE)?;
+        out(ptr, b.import_pointer(unsafe { &*data })?)
     })
 }
 
@@ -208,9 +263,10 @@ pub extern "C" fn cudaMemPoolGetAccess(flags: *mut c_int, pool: *mut c_void, loc
             return Err(error::INVALID_VALUE);
         }
         let [t, id] = unsafe { *loc };
-        if t != 1 || id != 0 {
+        if t != 1 {
             return Err(error::INVALID_VALUE);
         }
+        crate::devices::check(id).map_err(|_| error::INVALID_VALUE)?;
         let a = p.lock().access;
         out(flags, a)
     })

@@ -581,7 +581,8 @@ impl<'o> Checker<'o> {
 
     // ---------------------------------------------------------------- lookup
 
-    /// Candidate qualified names for a path, innermost scope first.
+    /// Candidate qualified names for a path, innermost scope first (not yet through
+    /// inline namespaces: `find_candidate` adds those only when none of these is found).
     fn candidates(&self, path: &ast::Path) -> Vec<String> {
         let rel: Vec<&str> = path.segments.iter().map(|s| s.name.as_str()).collect();
         let rel = rel.join("::");
@@ -600,34 +601,75 @@ impl<'o> Checker<'o> {
         if path.segments.len() == 2 && path.segments[0].name == "std" {
             out.push(path.segments[1].name.clone());
         }
-        if !self.inline_namespaces.is_empty() {
-            let direct = out.clone();
-            for c in direct {
-                self.through_inline_namespaces(&c, &mut out);
-            }
-        }
         out
     }
 
-    /// `a::X` also names `a::v1::X` when `v1` is an inline namespace of `a` (nested
-    /// inline namespaces too): pushes those names onto `out`.
-    fn through_inline_namespaces(&self, q: &str, out: &mut Vec<String>) {
+    /// The first candidate name of `path` that `find` knows: the direct candidates in
+    /// order, then the same names through inline namespaces. Those are made only when no
+    /// direct one is found: inside `std`, whose inline namespaces nest (`literals`,
+    /// `__cxx11`, …), they are up to 256 strings per lookup, which made every lookup of a
+    /// host header's name slow (a cuda-samples translation unit with no kernel took 40 s).
+    pub(crate) fn find_candidate<T>(&self, path: &ast::Path, mut find: impl FnMut(&str) -> Option<T>) -> Option<T> {
+        let direct = self.candidates(path);
+        if let Some(v) = direct.iter().find_map(|c| find(c)) {
+            return Some(v);
+        }
+        if self.inline_namespaces.is_empty() {
+            return None;
+        }
+        let mut out = direct.clone();
+        let mut seen: std::collections::HashSet<String> = direct.iter().cloned().collect();
+        for c in &direct {
+            self.through_inline_namespaces(c, &mut out, &mut seen);
+        }
+        out[direct.len()..].iter().find_map(|c| find(c))
+    }
+
+    /// `a::X` also names `a::v1::X` when `v1` is an inline namespace of `a`, and
+    /// `a::v1::v2::X` when `v2` is one of `v1`: pushes those names onto `out`. Each
+    /// prefix of `q` is replaced by each of its inline namespaces, nested ones included;
+    /// after a replacement only longer prefixes are replaced again (so that `a::b::X` also
+    /// reaches `a::v1::b::w1::X`), never the namespace just inserted.
+    fn through_inline_namespaces(&self, q: &str, out: &mut Vec<String>, seen: &mut std::collections::HashSet<String>) {
+        self.inline_expansions_from(q, 0, out, seen);
+    }
+
+    fn inline_expansions_from(&self, q: &str, from: usize, out: &mut Vec<String>, seen: &mut std::collections::HashSet<String>) {
         let segs: Vec<&str> = q.split("::").collect();
-        for k in 0..segs.len() {
+        for k in from..segs.len() {
             let parent = segs[..k].join("::");
-            let Some(children) = self.inline_namespaces.get(&parent) else { continue };
+            let inner = self.inline_namespaces_within(&parent);
+            if inner.is_empty() {
+                continue;
+            }
             let rest = segs[k..].join("::");
-            for child in children {
-                if rest.starts_with(&format!("{}::", child.rsplit("::").next().unwrap_or(""))) {
-                    continue; // already through this inline namespace
-                }
+            for child in inner {
                 let via = format!("{child}::{rest}");
-                if !out.contains(&via) && out.len() < 256 {
+                if out.len() >= 256 {
+                    return;
+                }
+                if seen.insert(via.clone()) {
                     out.push(via.clone());
-                    self.through_inline_namespaces(&via, out);
+                    self.inline_expansions_from(&via, child.split("::").count() + 1, out, seen);
                 }
             }
         }
+    }
+
+    /// The inline namespaces of namespace `parent`, and theirs, outermost first.
+    fn inline_namespaces_within(&self, parent: &str) -> Vec<&String> {
+        let mut all: Vec<&String> = Vec::new();
+        let mut i = 0;
+        if let Some(c) = self.inline_namespaces.get(parent) {
+            all.extend(c);
+        }
+        while i < all.len() {
+            if let Some(c) = self.inline_namespaces.get(all[i].as_str()) {
+                all.extend(c);
+            }
+            i += 1;
+        }
+        all
     }
 
     /// What a name means. Template-ids and names inside template specializations
@@ -689,12 +731,7 @@ impl<'o> Checker<'o> {
                 }
             }
         }
-        for c in self.candidates(path) {
-            if let Some(s) = self.names.get(&c) {
-                return Some(s.clone());
-            }
-        }
-        None
+        self.find_candidate(path, |c| self.names.get(c).cloned())
     }
 
     pub(crate) fn lookup_tag_plain(&self, path: &ast::Path) -> Option<Tag> {
@@ -710,12 +747,7 @@ impl<'o> Checker<'o> {
                 }
             }
         }
-        for c in self.candidates(path) {
-            if let Some(s) = self.tags.get(&c) {
-                return Some(*s);
-            }
-        }
-        None
+        self.find_candidate(path, |c| self.tags.get(c).copied())
     }
 
     pub(crate) fn lookup_skipped(&self, path: &ast::Path) -> Option<(ast::SkipReason, Option<Diagnostic>, Span)> {
@@ -723,12 +755,7 @@ impl<'o> Checker<'o> {
             // Template-ids are resolved (and their errors reported) in `template.rs`.
             return None;
         }
-        for c in self.candidates(path) {
-            if let Some(s) = self.skipped.get(&c) {
-                return Some(s.clone());
-            }
-        }
-        None
+        self.find_candidate(path, |c| self.skipped.get(c).cloned())
     }
 
     fn bind_tag(&mut self, name: &str, tag: Tag) {

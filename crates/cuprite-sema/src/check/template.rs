@@ -716,15 +716,13 @@ impl<'o> Checker<'o> {
                 }
             }
         }
-        for c in self.candidates(p) {
-            if let Some(ids) = self.tpl.by_name.get(&c) {
-                return Some(ids.clone());
-            }
-            if self.names.contains_key(&c) {
-                return None;
-            }
-        }
-        None
+        // A template by that name, unless a plain name comes first.
+        self.find_candidate(p, |c| match self.tpl.by_name.get(c) {
+            Some(ids) => Some(Some(ids.clone())),
+            None if self.names.contains_key(c) => Some(None),
+            None => None,
+        })
+        .flatten()
     }
 
     /// A path whose segments up to `i` are `resolved` (global) or as written.
