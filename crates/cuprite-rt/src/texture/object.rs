@@ -501,7 +501,7 @@ impl TexObj {
         match t {
             Some(p) => {
                 for (c, x) in v.iter_mut().enumerate().take(self.mem.format.channels) {
-                    *x = unsafe { self.mem.format.channel_filter(p, c) };
+                    *x = unsafe { self.mem.format.channel_f32(p, c) as f64 };
                 }
             }
             None => {
@@ -511,6 +511,25 @@ impl TexObj {
             }
         }
         v
+    }
+
+    /// Linear filtering of 8/16-bit integer texels read as normalized floats: the exact
+    /// integer sum of codes times weights (the border colour, already in the format,
+    /// as its code), rounded as [`Format::filtered_from_codes`].
+    fn filter_codes(&self, taps: &Taps) -> [f32; 4] {
+        let f = self.mem.format;
+        let max = f.max_code() as f32;
+        let mut sum = [0i64; 4];
+        for k in 0..taps.n {
+            for (ch, s) in sum.iter_mut().enumerate().take(f.channels) {
+                let code = match taps.t[k] {
+                    Some(p) => unsafe { f.channel_code(p, ch) },
+                    None => (self.border[ch] * max).round() as i64,
+                };
+                *s += taps.w[k] as i64 * code;
+            }
+        }
+        sum.map(|s| f.filtered_from_codes(s))
     }
 
     /// Writes the fetch's result: one texel as it is (raw for integers read as
@@ -524,8 +543,11 @@ impl TexObj {
             return write_f32(out, &self.texel_f32(taps.t[0])[..f.channels]);
         }
         // (sRGB textures never get here: only point sampling of them is accepted.)
-        let mut sum = [0f64; 4];
         let nc = f.channels;
+        if self.tex.read_mode == 1 && f.filters_codes() {
+            return write_f32(out, &self.filter_codes(taps)[..nc]);
+        }
+        let mut sum = [0f64; 4];
         for k in 0..taps.n {
             if taps.w[k] != 0 {
                 let v = self.texel_filter(taps.t[k]);
@@ -534,10 +556,9 @@ impl TexObj {
                 }
             }
         }
-        let normalized = self.tex.read_mode == 1;
         let mut r = [0f32; 4];
         for ch in 0..nc {
-            r[ch] = f.quantize_filtered(sum[ch] / 256.0, normalized);
+            r[ch] = (sum[ch] / 256.0) as f32;
         }
         write_f32(out, &r[..nc]);
     }
