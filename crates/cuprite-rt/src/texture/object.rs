@@ -4,6 +4,7 @@
 use super::array::{self, Array};
 use super::filter::{self, Axis};
 use super::format::{ChannelDesc, Format};
+use super::lod;
 use super::mipmap::{self, MipmappedArray};
 use super::srgb;
 use crate::error::{self, CudaError, Result};
@@ -349,16 +350,15 @@ impl TexObj {
     /// texels of level 0 (gradients count in normalized units even with unnormalized
     /// coordinates, as on the H100); with `maxAnisotropy` N > 1, of the longer divided by
     /// min(N, ceil(longer / shorter)), the number of samples anisotropic filtering takes
-    /// along it. The level keeps 8 fractional bits, rounded up (`ceil(256·log2 len)`,
-    /// exact on the H100 for lengths of 1..16 texels along an axis). A 1D or 2D
-    /// gradient's length is the H100's approximation as far as it is modelled
-    /// ([`filter::gradient_length`]); 3D gradients use the Euclidean length (not measured).
+    /// along it. A 1D or 2D gradient's length and the log2 are the H100's ([`lod`]:
+    /// equal to it for every gradient probed); 3D gradients use the Euclidean length
+    /// (not measured) with the same log2.
     fn grad_lod(&self, dx: [f32; 3], dy: [f32; 3]) -> f32 {
         let m = &self.mem;
         let len = |d: [f32; 3]| {
             let t = |a: usize| if a < m.dims { d[a] as f64 * m.size[a] as f64 } else { 0.0 };
             if m.dims <= 2 {
-                filter::gradient_length(t(0), t(1))
+                lod::gradient_length(t(0), t(1))
             } else {
                 (t(0) * t(0) + t(1) * t(1) + t(2) * t(2)).sqrt()
             }
@@ -367,12 +367,7 @@ impl TexObj {
         let (major, minor) = (a.max(b), a.min(b));
         let n = self.tex.max_anisotropy;
         let samples = if n > 1 { if minor > 0.0 { (major / minor).ceil().min(n as f64) } else { n as f64 } } else { 1.0 };
-        let lod = (major / samples).log2();
-        if lod.is_finite() {
-            ((lod * 256.0).ceil() / 256.0) as f32
-        } else {
-            lod as f32
-        }
+        lod::log2_steps(major / samples) as f32
     }
 
     /// The level of detail after `mipmapLevelBias` (not applied to fetches without a
