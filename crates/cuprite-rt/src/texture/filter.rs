@@ -141,24 +141,6 @@ pub fn trilinear_weights(a: f32, b: f32, g: f32, share: i32) -> [i32; 8] {
     [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
 }
 
-/// The length the H100 gives a 2D gradient (x, y) in texels when it selects a mipmap
-/// level: `max + 11/32·min` of the components' magnitudes, truncated to 9 significant
-/// bits. A model fitted to measurements (tests/pending-capture/h100-s7/mip_probe and
-/// h100-s8/tex_snorm_grad_probe): with `ceil(256·log2 len)` it gives the H100's level
-/// for 264 of 289 integer gradients up to 16 texels and 155 of 180 gradients at angles,
-/// the rest within 1/256 (the Euclidean length is off by up to 20/256 at 45°).
-pub fn gradient_length(x: f64, y: f64) -> f64 {
-    let (x, y) = (x.abs(), y.abs());
-    let l = x.max(y) + 0.343_75 * x.min(y);
-    if l == 0.0 || !l.is_finite() {
-        return l;
-    }
-    // Keep 9 significant bits: scale by the power of two below l, truncate, scale back.
-    let e = l.log2().floor();
-    let q = 2f64.powf(e - 8.0);
-    (l / q).floor() * q
-}
-
 /// Weights (1/256 units) scaled to a share of `share`/256, each rounded (ties up) and the
 /// rounding error given to the largest, so they sum to `share`.
 pub fn scale_weights(w: &mut [i32], share: i32) {
@@ -228,19 +210,6 @@ mod tests {
         let mut v = [100, 100, 56];
         scale_weights(&mut v, 51);
         assert_eq!(v.iter().sum::<i32>(), 51);
-    }
-
-    #[test]
-    fn gradient_lengths_as_the_h100_measures_them() {
-        let lod = |x: f64, y: f64| (gradient_length(x, y).log2() * 256.0).ceil() as i32;
-        // Along an axis: the level of 3 texels is 406/256 (log2 3 = 405.75/256), of 5 595.
-        assert_eq!(lod(3.0, 0.0), 406);
-        assert_eq!(lod(0.0, 5.0), 595);
-        assert_eq!(lod(2.0, 0.0), 256);
-        // Off the axes (H100): (1, 1) → 110/256, (15, 3) → 1024, (2, 3) → 482.
-        assert_eq!(lod(1.0, 1.0), 110);
-        assert_eq!(lod(15.0, 3.0), 1024);
-        assert_eq!(lod(2.0, 3.0), 482);
     }
 
     #[test]

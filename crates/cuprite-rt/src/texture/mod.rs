@@ -10,6 +10,7 @@
 pub mod array;
 pub mod filter;
 pub mod format;
+pub mod lod;
 pub mod mipmap;
 pub mod object;
 pub mod srgb;

@@ -4,6 +4,7 @@
 use super::array::{self, Array};
 use super::filter::{self, Axis};
 use super::format::{ChannelDesc, Format};
+use super::lod;
 use super::mipmap::{self, MipmappedArray};
 use super::srgb;
 use crate::error::{self, CudaError, Result};
@@ -349,16 +350,15 @@ impl TexObj {
     /// texels of level 0 (gradients count in normalized units even with unnormalized
     /// coordinates, as on the H100); with `maxAnisotropy` N > 1, of the longer divided by
     /// min(N, ceil(longer / shorter)), the number of samples anisotropic filtering takes
-    /// along it. The level keeps 8 fractional bits, rounded up (`ceil(256·log2 len)`,
-    /// exact on the H100 for lengths of 1..16 texels along an axis). A 1D or 2D
-    /// gradient's length is the H100's approximation as far as it is modelled
-    /// ([`filter::gradient_length`]); 3D gradients use the Euclidean length (not measured).
+    /// along it. A 1D or 2D gradient's length and the log2 are the H100's ([`lod`]:
+    /// equal to it for every gradient probed); 3D gradients use the Euclidean length
+    /// (not measured) with the same log2.
     fn grad_lod(&self, dx: [f32; 3], dy: [f32; 3]) -> f32 {
         let m = &self.mem;
         let len = |d: [f32; 3]| {
             let t = |a: usize| if a < m.dims { d[a] as f64 * m.size[a] as f64 } else { 0.0 };
             if m.dims <= 2 {
-                filter::gradient_length(t(0), t(1))
+                lod::gradient_length(t(0), t(1))
             } else {
                 (t(0) * t(0) + t(1) * t(1) + t(2) * t(2)).sqrt()
             }
@@ -367,12 +367,7 @@ impl TexObj {
         let (major, minor) = (a.max(b), a.min(b));
         let n = self.tex.max_anisotropy;
         let samples = if n > 1 { if minor > 0.0 { (major / minor).ceil().min(n as f64) } else { n as f64 } } else { 1.0 };
-        let lod = (major / samples).log2();
-        if lod.is_finite() {
-            ((lod * 256.0).ceil() / 256.0) as f32
-        } else {
-            lod as f32
-        }
+        lod::log2_steps(major / samples) as f32
     }
 
     /// The level of detail after `mipmapLevelBias` (not applied to fetches without a
@@ -501,7 +496,7 @@ impl TexObj {
         match t {
             Some(p) => {
                 for (c, x) in v.iter_mut().enumerate().take(self.mem.format.channels) {
-                    *x = unsafe { self.mem.format.channel_filter(p, c) };
+                    *x = unsafe { self.mem.format.channel_f32(p, c) as f64 };
                 }
             }
             None => {
@@ -511,6 +506,25 @@ impl TexObj {
             }
         }
         v
+    }
+
+    /// Linear filtering of 8/16-bit integer texels read as normalized floats: the exact
+    /// integer sum of codes times weights (the border colour, already in the format,
+    /// as its code), rounded as [`Format::filtered_from_codes`].
+    fn filter_codes(&self, taps: &Taps) -> [f32; 4] {
+        let f = self.mem.format;
+        let max = f.max_code() as f32;
+        let mut sum = [0i64; 4];
+        for k in 0..taps.n {
+            for (ch, s) in sum.iter_mut().enumerate().take(f.channels) {
+                let code = match taps.t[k] {
+                    Some(p) => unsafe { f.channel_code(p, ch) },
+                    None => (self.border[ch] * max).round() as i64,
+                };
+                *s += taps.w[k] as i64 * code;
+            }
+        }
+        sum.map(|s| f.filtered_from_codes(s))
     }
 
     /// Writes the fetch's result: one texel as it is (raw for integers read as
@@ -524,8 +538,11 @@ impl TexObj {
             return write_f32(out, &self.texel_f32(taps.t[0])[..f.channels]);
         }
         // (sRGB textures never get here: only point sampling of them is accepted.)
-        let mut sum = [0f64; 4];
         let nc = f.channels;
+        if self.tex.read_mode == 1 && f.filters_codes() {
+            return write_f32(out, &self.filter_codes(taps)[..nc]);
+        }
+        let mut sum = [0f64; 4];
         for k in 0..taps.n {
             if taps.w[k] != 0 {
                 let v = self.texel_filter(taps.t[k]);
@@ -534,10 +551,9 @@ impl TexObj {
                 }
             }
         }
-        let normalized = self.tex.read_mode == 1;
         let mut r = [0f32; 4];
         for ch in 0..nc {
-            r[ch] = f.quantize_filtered(sum[ch] / 256.0, normalized);
+            r[ch] = (sum[ch] / 256.0) as f32;
         }
         write_f32(out, &r[..nc]);
     }
