@@ -249,17 +249,6 @@ const INTENDED: &[(&str, &str)] = &[
     // A genuine race: threads t and t + 32 (two warps) store different values to
     // `sb[t & 31]` with no barrier between (the values read later do not depend on it).
     ("half_misc", "racecheck"),
-    // Known false positive: the "last block" reduction orders its reads after the other
-    // blocks' writes by __threadfence and an atomic counter, which racecheck does not model.
-    ("last_block_reduce", "racecheck"),
-    // Known false positives found by this sweep over the programs of sessions 6-7 (not
-    // fixed yet): racecheck's global shadow is ordered by __syncthreads only, so
-    // ordering by cuda::atomic release/acquire (last block, hand-off, a flag lock),
-    // cuda::barrier arrive/wait, and grid.sync() between blocks is reported as a race.
-    ("libcu_atomic", "racecheck"),
-    ("cuda_barrier_counts", "racecheck"),
-    ("async_copies", "racecheck"),
-    ("coop_grid_sync", "racecheck"),
     // Cuprite's own cooperative_groups.h runs a partition's collective with the full
     // mask while the partition's other lanes are elsewhere: synccheck names them.
     ("cg_coalesced_and_scan", "synccheck"),
