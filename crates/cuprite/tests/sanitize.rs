@@ -249,9 +249,6 @@ const INTENDED: &[(&str, &str)] = &[
     // A genuine race: threads t and t + 32 (two warps) store different values to
     // `sb[t & 31]` with no barrier between (the values read later do not depend on it).
     ("half_misc", "racecheck"),
-    // Cuprite's own cooperative_groups.h runs a partition's collective with the full
-    // mask while the partition's other lanes are elsewhere: synccheck names them.
-    ("cg_coalesced_and_scan", "synccheck"),
 ];
 
 /// Lines of a report that are device-side findings (not API errors, leaks, summaries).
