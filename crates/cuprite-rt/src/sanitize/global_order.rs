@@ -236,3 +236,78 @@ pub fn shadow_launch(launch: u64) -> u32 {
 pub fn grid_barrier(launch: u64, fresh: u64) {
     grid_generations().insert(launch, fresh as u32);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COUNTER: usize = 0x1000;
+
+    #[test]
+    fn an_atomic_orders_the_writes_before_it_and_not_those_after() {
+        let launch = 9_000_001;
+        let (mut b0, mut b1) = (BlockSync::default(), BlockSync::default());
+        // Block 0's thread 0 writes its partial sum, then takes a ticket.
+        let before = b0.stamp(0, 0, true);
+        b0.acquire(launch, COUNTER, 0);
+        b0.release(launch, COUNTER, 0, 0, 0, false);
+        let after = b0.stamp(0, 0, true);
+        assert!(after > before);
+        // Block 1's thread 0 takes the next ticket: it sees the first write only.
+        b1.acquire(launch, COUNTER, 0);
+        b1.release(launch, COUNTER, 1, 0, 0, false);
+        let c = b1.clock(0).expect("learnt something");
+        assert!(c.knows(0, 0, 0, before));
+        assert!(!c.knows(0, 0, 0, after));
+        launch_end(launch);
+    }
+
+    #[test]
+    fn without_an_atomic_nothing_is_ordered() {
+        let mut b1 = BlockSync::default();
+        b1.stamp(0, 0, true);
+        assert!(b1.clock(0).is_none());
+    }
+
+    #[test]
+    fn a_barrier_passes_on_what_one_thread_learnt() {
+        let launch = 9_000_002;
+        let (mut b0, mut b1) = (BlockSync::default(), BlockSync::default());
+        // Threads 0..3 of block 0 write in interval 0; after a barrier thread 0 releases:
+        // all four writes are ordered by the block's barrier entry.
+        let stamps: Vec<u32> = (0..4).map(|t| b0.stamp(t, 0, true)).collect();
+        for t in 0..4 {
+            b0.barrier(t, 0);
+        }
+        b0.acquire(launch, COUNTER, 0);
+        b0.release(launch, COUNTER, 0, 0, 1, false);
+        // Block 1's thread 0 acquires; thread 5 learns it at the next barrier, whichever
+        // of them arrives first.
+        b1.barrier(5, 0);
+        b1.acquire(launch, COUNTER, 0);
+        b1.barrier(0, 0);
+        for t in 0..4 {
+            assert!(b1.clock(5).is_some_and(|c| c.knows(0, t, 0, stamps[t as usize])), "thread {t}");
+        }
+        // A write block 0 makes after that barrier (interval 1) is not known.
+        let late = b0.stamp(2, 1, true);
+        assert!(!b1.clock(5).unwrap().knows(0, 2, 1, late));
+        launch_end(launch);
+    }
+
+    #[test]
+    fn shared_accesses_are_published_on_shared_words_only() {
+        let launch = 9_000_003;
+        let mut b = BlockSync::default();
+        let s = b.stamp(3, 0, false);
+        // A global atomic does not carry thread 3's shared access...
+        b.release(launch, COUNTER, 0, 3, 0, false);
+        b.acquire(launch, COUNTER, 7);
+        assert!(b.clock(7).is_none_or(|c| !c.knows_thread(0, 3, s)));
+        // ...a barrier word in shared memory does.
+        b.release(launch, COUNTER + 8, 0, 3, 0, true);
+        b.acquire(launch, COUNTER + 8, 7);
+        assert!(b.clock(7).is_some_and(|c| c.knows_thread(0, 3, s)));
+        launch_end(launch);
+    }
+}
