@@ -182,6 +182,18 @@ mod tests {
     }
 
     #[test]
+    fn volatile_accesses_say_so() {
+        let mut m = kernel_storing_through_param();
+        let f = &mut m.functions[0];
+        f.blocks[0].insts[1].kind = InstKind::Load { ptr: ValueId(0), volatile: true };
+        f.blocks[1].insts[1].kind = InstKind::Store { ptr: ValueId(0), value: ValueId(1), volatile: true };
+        instrument(&mut m);
+        let text = m.to_string();
+        assert!(text.contains("check.access volatile read %0, bytes 4"), "{text}");
+        assert!(text.contains("check.access volatile write %0, bytes 4"), "{text}");
+    }
+
+    #[test]
     fn only_syncwarp_masks_order_memory() {
         let mut m = kernel_storing_through_param();
         let f = &mut m.functions[0];
