@@ -84,6 +84,9 @@ const FINDS: &[(&str, &str, &[&str])] = &[
     ("barrier_pair", "synccheck", &["Barrier error detected. Divergent thread(s) in warp.", "at pair(int *) in barrier_pair.cu:7", "by thread (1,0,0) in block (0,0,0)", "by thread (63,0,0) in block (0,0,0)"]),
     ("barrier_divergent", "synccheck", &["Barrier error detected. Divergent thread(s) in block.", "in barrier_divergent.cu:", "by thread (96,0,0) in block (0,0,0)"]),
     ("global_counter_race", "racecheck", &["Race reported between Read access at count(int *) in global_counter_race.cu:7", "on __global__ memory"]),
+    // The atomic orders what came before it only: a partial sum written after the ticket
+    // races with the last block's read (the ordering by atomics is global_order.rs's).
+    ("late_partial_race", "racecheck", &["Error: Race reported between Write access at sum(const int *, int *, int *) in late_partial_race.cu:13", "and Read access at sum(const int *, int *, int *) in late_partial_race.cu:20 [", "on __global__ memory"]),
     ("syncwarp_own_lane_missing", "synccheck", &["Barrier error detected. Invalid arguments.", "at partial(int *) in syncwarp_own_lane_missing.cu:9", "by thread (0,0,0) in block (0,0,0)", "by thread (31,0,0) in block (0,0,0)", "sync: cudaErrorLaunchFailure"]),
     ("shfl_exited_lanes", "synccheck", &["Warp collective's mask 0xffffffff names lanes that do not reach it (lanes 16-31: exited or elsewhere)", "at broadcast(const int *, int *) in shfl_exited_lanes.cu:9"]),
     ("syncwarp_inactive_lanes", "synccheck", &["names lanes that do not reach it (lanes 16-31: exited or elsewhere)", "in syncwarp_inactive_lanes.cu:10"]),
@@ -105,6 +108,8 @@ const CUPRITE_ONLY: &[(&str, &str, u64)] = &[
     ("barrier_divergent", "synccheck", 1),
     // A read-modify-write race on global memory between blocks (RAW).
     ("global_counter_race", "racecheck", 1),
+    // A global write after the atomic that was to order it (RAW between blocks).
+    ("late_partial_race", "racecheck", 1),
     // Warp collectives whose full mask names lanes that exited or took the other side
     // of a branch (compute-sanitizer checks only that the arriving lanes are in it).
     ("shfl_exited_lanes", "synccheck", 1),

@@ -386,7 +386,7 @@ pub fn launch_end(launch: u64) {
             if f.count == 1 { "" } else { "s" }
         ));
         if global {
-            line("    on __global__ memory, between threads that no barrier orders (found by Cuprite; compute-sanitizer checks __shared__ memory only)");
+            line("    on __global__ memory, between threads that no barrier or atomic orders (found by Cuprite; compute-sanitizer checks __shared__ memory only)");
         }
         line("");
     }
