@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// A multiplicative hash for the clocks' integer keys (no need for SipHash here).
@@ -180,6 +181,9 @@ impl BlockSync {
     /// Thread `tid` takes what was released on `addr` (an atomic, a volatile read).
     pub fn acquire(&mut self, launch: u64, addr: usize, tid: u32) {
         self.settle(tid);
+        if LIVE.load(Ordering::Acquire) == 0 {
+            return;
+        }
         let vars = sync_vars();
         if let Some(var) = vars.get(&(launch, addr)) {
             self.threads[tid as usize].clock.join(var);
@@ -195,10 +199,18 @@ impl BlockSync {
         self.settle(tid);
         let publish_barrier = self.first_write_epoch.is_some_and(|w| w < epoch);
         let t = &mut self.threads[tid as usize];
+        let publish_own = t.global_epoch == Some(epoch) || (shared && t.shared_epoch == Some(epoch));
+        if t.clock.0.is_empty() && !publish_own && !publish_barrier {
+            // Nothing to release (a histogram's atomics): no lock, no entry.
+            return;
+        }
         let mut vars = sync_vars();
         let var = vars.entry((launch, addr)).or_default();
+        if var.0.is_empty() {
+            LIVE.fetch_add(1, Ordering::AcqRel);
+        }
         var.join(&t.clock);
-        if t.global_epoch == Some(epoch) || (shared && t.shared_epoch == Some(epoch)) {
+        if publish_own {
             var.raise(thread_key(block, tid), t.stamp);
             t.published = true;
         }
@@ -214,9 +226,17 @@ fn sync_vars() -> MutexGuard<'static, HashMap<(u64, usize), Clock>> {
     V.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Addresses whose released clock is not empty: while there are none, an acquire needs
+/// no lock (a histogram's atomics release nothing).
+static LIVE: AtomicU64 = AtomicU64::new(0);
+
 /// The launch is over: what its atomics released is of no use.
 pub fn launch_end(launch: u64) {
-    sync_vars().retain(|(l, _), _| *l != launch);
+    let mut vars = sync_vars();
+    let before = vars.len();
+    vars.retain(|(l, _), _| *l != launch);
+    LIVE.fetch_sub((before - vars.len()) as u64, Ordering::AcqRel);
+    drop(vars);
     grid_generations().remove(&launch);
 }
 
