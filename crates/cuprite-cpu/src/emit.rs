@@ -1862,6 +1862,8 @@ impl<'a, 'm> FnCx<'a, 'm> {
                     AccessKind::Read => 0,
                     AccessKind::Write => 1,
                     AccessKind::Atomic => 2,
+                    AccessKind::VolatileRead => 3,
+                    AccessKind::VolatileWrite => 4,
                 };
                 let p = self.v(*ptr).cast(CType::named("void").ptr());
                 ("__cuprite_san_check", vec![p, lit(format!("{bytes}u")), lit(format!("{align}u")), lit(format!("{code}")), lit(format!("{site}u"))])

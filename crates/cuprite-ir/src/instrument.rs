@@ -7,7 +7,8 @@
 //! them). Which tool runs (memcheck, racecheck, synccheck, initcheck) is the runtime's
 //! choice: one checked build serves all four.
 //!
-//! - `Load`, `Store`, `Copy` and atomics get a `CheckOp::Access` just before them, and
+//! - `Load`, `Store`, `Copy` and atomics get a `CheckOp::Access` just before them (volatile
+//!   loads and stores say so: racecheck orders memory by them, as by atomics), and
 //!   then access through the pointer it returns (the checker hands back a scratch area
 //!   for an invalid access, so that the thread goes on as under compute-sanitizer).
 //! - `Terminator::Barrier` gets `CheckOp::Barrier`, `Terminator::Warp` `CheckOp::WarpMask`
@@ -45,16 +46,16 @@ fn access_of(f: &Function, inst: &Inst, layout: &dyn Fn(&Type) -> (u64, u64)) ->
         _ => None,
     };
     match &inst.kind {
-        InstKind::Load { ptr, .. } => match inst.result {
+        InstKind::Load { ptr, volatile } => match inst.result {
             Some(r) => {
                 let (s, a) = layout(f.value_type(r));
-                vec![(*ptr, s, a, AccessKind::Read)]
+                vec![(*ptr, s, a, if *volatile { AccessKind::VolatileRead } else { AccessKind::Read })]
             }
             None => vec![],
         },
-        InstKind::Store { ptr, value, .. } => {
+        InstKind::Store { ptr, value, volatile } => {
             let (s, a) = layout(f.value_type(*value));
-            vec![(*ptr, s, a, AccessKind::Write)]
+            vec![(*ptr, s, a, if *volatile { AccessKind::VolatileWrite } else { AccessKind::Write })]
         }
         InstKind::Copy { dst, src, bytes } if *bytes > 0 => {
             let align = |p: ValueId| pointee(p).map_or(1, |(_, a)| a);
@@ -178,6 +179,18 @@ mod tests {
         // The load now reads through the checked pointer.
         assert!(matches!(f.blocks[0].insts[2].kind, InstKind::Load { ptr: ValueId(3), .. }));
         assert!(crate::verify::verify(&m).is_ok(), "{:?}", crate::verify::verify(&m));
+    }
+
+    #[test]
+    fn volatile_accesses_say_so() {
+        let mut m = kernel_storing_through_param();
+        let f = &mut m.functions[0];
+        f.blocks[0].insts[1].kind = InstKind::Load { ptr: ValueId(0), volatile: true };
+        f.blocks[1].insts[1].kind = InstKind::Store { ptr: ValueId(0), value: ValueId(1), volatile: true };
+        instrument(&mut m);
+        let text = m.to_string();
+        assert!(text.contains("check.access volatile read %0, bytes 4"), "{text}");
+        assert!(text.contains("check.access volatile write %0, bytes 4"), "{text}");
     }
 
     #[test]

@@ -578,6 +578,10 @@ pub enum AccessKind {
     Write,
     /// A read-modify-write by an atomic: never a race with another atomic.
     Atomic,
+    /// A volatile load / store: racecheck takes it as an acquire / a release (spinning
+    /// on a flag), besides checking it as a read / write.
+    VolatileRead,
+    VolatileWrite,
 }
 
 impl AccessKind {
@@ -586,6 +590,8 @@ impl AccessKind {
             AccessKind::Read => "read",
             AccessKind::Write => "write",
             AccessKind::Atomic => "atomic",
+            AccessKind::VolatileRead => "volatile read",
+            AccessKind::VolatileWrite => "volatile write",
         }
     }
 }

@@ -164,7 +164,8 @@ void __cuprite_set_target_arch(unsigned int sm);
  * the function's (mangled) symbol, the source file and line, and the running thread.
  *
  * __cuprite_san_access: an access of `bytes` bytes at `ptr` (kind 0 read, 1 write,
- * 2 atomic) whose type is aligned to `align`. Returns the pointer to access through:
+ * 2 atomic, 3 volatile read, 4 volatile write) whose type is aligned to `align`. Returns
+ * the pointer to access through:
  * `ptr`, or a scratch area when the access is invalid (the thread goes on). */
 void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, uint32_t site,
                            const char *symbol, const char *file, unsigned line, cuprite_dim3 thread,

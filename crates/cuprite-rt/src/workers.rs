@@ -435,6 +435,9 @@ impl Pool {
             }
             // Let the grid barrier go only when no block still runs towards it.
             g.release.store(!yielded, Ordering::Relaxed);
+            if !yielded && at_barrier {
+                crate::sanitize::grid_barrier_released(job.check_id);
+            }
             if !yielded {
                 at_barrier = false;
             }

@@ -1,6 +1,6 @@
 //! racecheck's shadow of global memory: per allocation, a dense array of 16-byte cells,
-//! one per 4-byte word, holding the word's last write (launch, block, thread, barrier
-//! epoch, site). Made on an allocation's first checked write, so memory that kernels only
+//! one per 4-byte word, holding the word's last write (launch, block, thread, stamp,
+//! barrier epoch, site). Made on an allocation's first checked write, so memory that kernels only
 //! read costs nothing; written memory costs four times its size. Reads check against it
 //! (RAW); the cells are two atomic words each, updated without a lock (a torn cell can
 //! only come from two unordered writes to one word, which is a race anyway).
@@ -17,6 +17,8 @@ pub struct Write {
     pub block: u32,
     pub tid: u32,
     pub epoch: u32,
+    /// The writer's stamp (`global_order.rs`).
+    pub stamp: u32,
     pub site: u32,
 }
 
@@ -112,12 +114,24 @@ fn shadow_of_locked(base: usize, size: usize, create: bool) -> Option<Arc<Shadow
     Some(s.clone())
 }
 
+/// The second word: thread (11 bits: a block has at most 1,024), stamp (17 bits),
+/// barrier epoch (16 bits, wrapping), site (20 bits).
 fn pack(w: &Write) -> [u64; 2] {
-    [(w.launch as u64) << 32 | w.block as u64, (w.tid as u64) << 48 | (w.epoch as u64 & 0xffff) << 32 | w.site as u64]
+    [
+        (w.launch as u64) << 32 | w.block as u64,
+        (w.tid as u64 & 0x7ff) << 53 | (w.stamp as u64 & 0x1ffff) << 36 | (w.epoch as u64 & 0xffff) << 20 | (w.site as u64 & 0xfffff),
+    ]
 }
 
 fn unpack(c: [u64; 2]) -> Write {
-    Write { launch: (c[0] >> 32) as u32, block: c[0] as u32, tid: (c[1] >> 48) as u32, epoch: ((c[1] >> 32) & 0xffff) as u32, site: c[1] as u32 }
+    Write {
+        launch: (c[0] >> 32) as u32,
+        block: c[0] as u32,
+        tid: (c[1] >> 53) as u32,
+        stamp: ((c[1] >> 36) & 0x1ffff) as u32,
+        epoch: ((c[1] >> 20) & 0xffff) as u32,
+        site: (c[1] & 0xfffff) as u32,
+    }
 }
 
 /// The allocation at `base` was freed.

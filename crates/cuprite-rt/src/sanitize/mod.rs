@@ -10,7 +10,8 @@
 //! - `initcheck.rs`: a shadow byte per byte of each `cudaMalloc` allocation;
 //! - `racecheck.rs`: per-byte shadows of the last writer and reader, ordered by barrier
 //!   intervals, for shared memory (per block) and global memory (per launch), and
-//!   between lanes of one warp by the `__syncwarp`s they met at (`warp_order.rs`);
+//!   between lanes of one warp by the `__syncwarp`s they met at (`warp_order.rs`); on
+//!   global memory also by atomics and grid barriers (`global_order.rs`);
 //! - `synccheck.rs`: how many barriers each thread of a block passed before it exited.
 //!
 //! Reports follow compute-sanitizer's layout (`report.rs`) on stdout; the summary and
@@ -18,6 +19,7 @@
 //! nothing: nothing here runs unless checked device code calls it or
 //! `CUPRITE_SANITIZE` is set.
 
+mod global_order;
 mod global_shadow;
 mod initcheck;
 mod memcheck;
@@ -120,9 +122,10 @@ fn start(c: &Config) {
         Tool::Racecheck => want_warp_masks(false),
         _ => {}
     }
-    // Barriers matter to racecheck, barriers and exits to synccheck.
+    // Barriers and exits matter to racecheck (a block is over when all its threads
+    // exited) and synccheck.
     let events = match c.tool {
-        Tool::Racecheck => 1 << 0,
+        Tool::Racecheck => 1 << 0 | 1 << 2,
         Tool::Synccheck => 1 << 0 | 1 << 2,
         _ => 0,
     };
@@ -219,6 +222,9 @@ pub fn launch_end(id: u64) -> Option<i32> {
     }
     let st = launches().remove(&id).unwrap_or_default();
     racecheck::launch_end(id);
+    if tool_is(Tool::Racecheck) {
+        racecheck::launch_over(id);
+    }
     (st.memcheck_errors > 0).then_some(crate::error::LAUNCH_FAILURE)
 }
 
@@ -242,7 +248,7 @@ pub fn enter_run(c: RunContext) {
     if c.launch != 0 {
         let _ = RUN.try_with(|r| *r.borrow_mut() = Some(c));
         if tool_is(Tool::Racecheck) {
-            unsafe { cuprite_san_set_launch(c.launch as u32) };
+            unsafe { cuprite_san_set_launch(racecheck::enter_run(c.launch)) };
         }
     }
 }
@@ -284,6 +290,14 @@ pub fn leave_run(launch: u64) {
     }
     if crate::profile::counting() {
         crate::profile::leave_run();
+    }
+}
+
+/// Every block of the cooperative launch `launch` reached a grid barrier and is about to
+/// be let go (`workers.rs`): racecheck orders all earlier writes before what follows.
+pub fn grid_barrier_released(launch: u64) {
+    if launch != 0 && tool_is(Tool::Racecheck) {
+        global_order::grid_barrier(launch, LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1);
     }
 }
 
@@ -386,9 +400,10 @@ pub unsafe extern "C" fn __cuprite_san_access(
     block: Dim3,
 ) -> *mut c_void {
     let Some(run) = run_context() else { return ptr };
+    // Kinds 3 and 4: volatile reads and writes (cuprite_abi.h).
     if crate::profile::counting() && kind != 2 {
         let global = matches!(memcheck::classify(ptr as usize, bytes as usize, &run), memcheck::Space::Global { .. });
-        crate::profile::access(ptr as usize, bytes, kind == 1, global, &run, (symbol as usize, site_no), thread, block);
+        crate::profile::access(ptr as usize, bytes, kind == 1 || kind == 4, global, &run, (symbol as usize, site_no), thread, block);
     }
     let Some(cfg) = config() else { return ptr };
     if cfg.tool == Tool::Synccheck {
@@ -397,9 +412,10 @@ pub unsafe extern "C" fn __cuprite_san_access(
         skip_calls_within(0, usize::MAX);
         return ptr;
     }
+    let volatile = kind == 3 || kind == 4;
     let kind = match kind {
-        0 => Access::Read,
-        1 => Access::Write,
+        0 | 3 => Access::Read,
+        1 | 4 => Access::Write,
         _ => Access::Atomic,
     };
     let site = Site { symbol, file, line };
@@ -432,7 +448,7 @@ pub unsafe extern "C" fn __cuprite_san_access(
                 }
             }
         }
-        Tool::Racecheck => racecheck::access(addr, bytes as usize, kind, &space, &at),
+        Tool::Racecheck => racecheck::access(addr, bytes as usize, kind, volatile, &space, &at),
         Tool::Synccheck => {}
     }
     // Memory the program must not touch is never touched, whatever the tool.
@@ -451,6 +467,7 @@ pub unsafe extern "C" fn __cuprite_san_event(event: i32, symbol: *const c_char, 
     let at = Thread { thread, block, run, site: Site { symbol, file, line } };
     match (cfg.tool, event) {
         (Tool::Racecheck, 0) => racecheck::barrier(&at),
+        (Tool::Racecheck, 2) => racecheck::exit(&at),
         (Tool::Synccheck, 0) => synccheck::barrier(&at),
         (Tool::Synccheck, 2) => synccheck::exit(&at),
         _ => {}

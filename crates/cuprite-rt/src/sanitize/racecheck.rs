@@ -13,17 +13,22 @@
 //! allocation (`global_shadow.rs`: the last write of each word), where accesses from
 //! different blocks of a launch are never ordered (beyond the GPU tool, which checks
 //! shared memory only); there only reads of a word another thread wrote unordered (RAW)
-//! are reported, and lanes of one warp are taken as ordered. Not modelled: ordering by `__threadfence` plus an atomic flag (the "last
-//! block" reduction pattern is reported as a race). Hazards are grouped by their two sites and
-//! reported at the end of the launch, as compute-sanitizer's analysis mode does.
+//! are reported, and lanes of one warp are taken as ordered. Between blocks (and warps),
+//! atomics order global memory as acquire-release, `__syncthreads` passes on what a
+//! thread learnt, and a grid barrier orders everything before it (`global_order.rs`).
+//! Hazards are grouped by their two sites and reported at the end of the launch, as
+//! compute-sanitizer's analysis mode does. A block's state lives with the worker running
+//! it; a block of a cooperative launch that stops (grid barrier, waiting for other
+//! blocks) while some of its threads have not exited is set aside until it resumes.
 
+use super::global_order::{self, BlockSync, Clock};
 use super::memcheck::Space;
 use super::report::line;
 use super::warp_order::{self, WarpClocks};
 use super::{Access, Site, Thread};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// An access to a byte of the block's shared memory.
@@ -36,9 +41,11 @@ struct Acc {
     wclock: u32,
     /// `global_shadow::site_id`.
     site: u32,
+    /// The thread's stamp (`global_order.rs`: what atomics ordered).
+    stamp: u32,
 }
 
-const NO_ACCESS: Acc = Acc { tid: u32::MAX, epoch: 0, wclock: 0, site: 0 };
+const NO_ACCESS: Acc = Acc { tid: u32::MAX, epoch: 0, wclock: 0, site: 0, stamp: 0 };
 
 /// A byte of shared memory: its last write and read in the block numbered `block`
 /// (`BlockState::serial`; cells of other blocks are stale, so nothing is cleared).
@@ -62,10 +69,13 @@ enum Order {
 }
 
 impl Acc {
-    /// How `earlier` (of the same block) relates to `self`, whose lane's warp clock is
-    /// `clock`.
-    fn order_after(&self, earlier: &Acc, clock: &[u32; 32]) -> Order {
+    /// How `earlier` (of the same block, numbered `block` in its grid) relates to
+    /// `self`, whose lane's warp clock is `clock` and whose thread knows `known`.
+    fn order_after(&self, earlier: &Acc, clock: &[u32; 32], known: Option<&Clock>, block: u32) -> Order {
         if earlier.tid == u32::MAX || self.tid == earlier.tid || self.epoch != earlier.epoch {
+            return Order::Ordered;
+        }
+        if known.is_some_and(|k| k.knows_thread(block, earlier.tid, earlier.stamp)) {
             return Order::Ordered;
         }
         if self.tid / 32 != earlier.tid / 32 {
@@ -87,6 +97,23 @@ struct BlockState {
     epochs: Vec<u32>,
     /// Per warp of the block, made at its first `__syncwarp`.
     warps: HashMap<u32, Box<WarpClocks>>,
+    /// What atomics and barriers ordered between its threads and other blocks'.
+    sync: BlockSync,
+    /// Threads that left the kernel: the block is over when all have.
+    exited: u32,
+}
+
+/// Blocks of cooperative launches that stopped before all their threads exited.
+fn parked() -> MutexGuard<'static, HashMap<(u64, u32, u32, u32), BlockState>> {
+    static P: OnceLock<Mutex<HashMap<(u64, u32, u32, u32), BlockState>>> = OnceLock::new();
+    P.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Numbers blocks as they start or resume (the shared cells' stamp: unique across
+/// workers, so a block resumed elsewhere never takes another's cells for its own).
+fn next_serial() -> u32 {
+    static S: AtomicU32 = AtomicU32::new(0);
+    S.fetch_add(1, Ordering::Relaxed).wrapping_add(1).max(1)
 }
 
 thread_local! {
@@ -102,8 +129,16 @@ fn with_block<R>(at: &Thread, f: impl FnOnce(&mut BlockState) -> R) -> Option<R>
             let key = at.block_key();
             if b.as_ref().is_none_or(|s| s.key != key) {
                 let n = at.run.block_dim.count() as usize;
-                let serial = b.as_ref().map_or(1, |s| s.serial.wrapping_add(1).max(1));
-                *b = Some(BlockState { key, serial, epochs: vec![0; n], warps: HashMap::new() });
+                if let Some(old) = b.take() {
+                    if (old.exited as usize) < old.epochs.len() {
+                        parked().insert(old.key, old);
+                    }
+                }
+                let resumed = parked().remove(&key);
+                *b = Some(match resumed {
+                    Some(s) => BlockState { serial: next_serial(), ..s },
+                    None => BlockState { key, serial: next_serial(), epochs: vec![0; n], warps: HashMap::new(), sync: BlockSync::default(), exited: 0 },
+                });
             }
             f(b.as_mut().unwrap())
         })
@@ -114,9 +149,27 @@ pub fn barrier(at: &Thread) {
     let t = at.linear() as usize;
     with_block(at, |b| {
         if let Some(e) = b.epochs.get_mut(t) {
+            b.sync.barrier(t as u32, *e);
             *e += 1;
         }
     });
+}
+
+/// A thread leaves its kernel.
+pub fn exit(at: &Thread) {
+    with_block(at, |b| b.exited += 1);
+}
+
+/// The shadow's launch number for the worker's running launch (`global_order.rs`:
+/// changed at grid barriers), set when a worker starts a run of blocks.
+pub fn enter_run(launch: u64) -> u32 {
+    let n = global_order::shadow_launch(launch);
+    let _ = SHADOW_LAUNCH.try_with(|s| s.set(n));
+    n
+}
+
+thread_local! {
+    static SHADOW_LAUNCH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// A lane reaches a `__syncwarp` with member mask `mask` (`site`: which one).
@@ -163,9 +216,16 @@ fn record(launch: u64, global: bool, warning: bool, h: Hazard, a: Site, b: Site)
     e.in_warp += warning as u64;
 }
 
+/// What the accessing thread knows: its warp clock, its clock, its block's number.
+struct Knows<'a> {
+    warp: [u32; 32],
+    clock: Option<&'a Clock>,
+    block: u32,
+}
+
 /// Records a hazard between `earlier` and the access `me` if they are unordered.
-fn hazard(me: &Acc, earlier: &Acc, clock: &[u32; 32], launch: u64, h: Hazard) {
-    let warning = match me.order_after(earlier, clock) {
+fn hazard(me: &Acc, earlier: &Acc, k: &Knows, launch: u64, h: Hazard) {
+    let warning = match me.order_after(earlier, &k.warp, k.clock, k.block) {
         Order::Ordered => return,
         Order::Race => false,
         Order::WarpRace => true,
@@ -179,7 +239,7 @@ fn hazard(me: &Acc, earlier: &Acc, clock: &[u32; 32], launch: u64, h: Hazard) {
 
 /// A shared-memory byte's access by `me` (whose warp clock is `clock`) in the block
 /// numbered `block`.
-fn visit(cell: &mut Cell, me: Acc, clock: &[u32; 32], kind: Access, launch: u64, block: u32) {
+fn visit(cell: &mut Cell, me: Acc, clock: &Knows, kind: Access, launch: u64, block: u32) {
     if cell.block != block {
         *cell = Cell { block, ..STALE };
     }
@@ -197,19 +257,34 @@ fn visit(cell: &mut Cell, me: Acc, clock: &[u32; 32], kind: Access, launch: u64,
     }
 }
 
-pub fn access(addr: usize, len: usize, kind: Access, space: &Space, at: &Thread) {
-    if kind == Access::Atomic {
-        return;
-    }
+/// An access by `at`; `volatile`: a volatile read acquires, a volatile write releases,
+/// as an atomic does (spinning on a flag, `cuda::barrier`'s wait).
+pub fn access(addr: usize, len: usize, kind: Access, volatile: bool, space: &Space, at: &Thread) {
     let tid = at.linear();
     let launch = at.run.launch;
+    let g = at.run.grid_dim;
+    let me_block = (at.block.x as u64 + at.block.y as u64 * g.x as u64 + at.block.z as u64 * g.x as u64 * g.y as u64) as u32;
+    if kind == Access::Atomic {
+        // Never a hazard, but it orders (global_order.rs), wherever the word is.
+        with_block(at, |b| {
+            let epoch = b.epochs.get(tid as usize).copied().unwrap_or(0);
+            b.sync.acquire(launch, addr, tid);
+            b.sync.release(launch, addr, me_block, tid, epoch, matches!(space, Space::Shared { .. }));
+        });
+        return;
+    }
+    if volatile && kind == Access::Read {
+        with_block(at, |b| b.sync.acquire(launch, addr, tid));
+    }
     match *space {
         Space::Shared { offset } => {
             let site = super::global_shadow::site_id(&at.site);
             with_block(at, |b| {
-                let clock = b.warps.get_mut(&(tid / 32)).map_or([0; 32], |w| w.clock(tid % 32));
+                let warp = b.warps.get_mut(&(tid / 32)).map_or([0; 32], |w| w.clock(tid % 32));
                 let epoch = b.epochs.get(tid as usize).copied().unwrap_or(0);
-                let me = Acc { tid, epoch, wclock: clock[(tid % 32) as usize], site };
+                let stamp = b.sync.stamp(tid, epoch, false);
+                let me = Acc { tid, epoch, wclock: warp[(tid % 32) as usize], site, stamp };
+                let clock = Knows { warp, clock: b.sync.clock(tid), block: me_block };
                 let _ = SHARED.try_with(|cells| {
                     let mut cells = cells.borrow_mut();
                     if cells.len() < offset + len {
@@ -219,34 +294,56 @@ pub fn access(addr: usize, len: usize, kind: Access, space: &Space, at: &Thread)
                         visit(cell, me, &clock, kind, launch, b.serial);
                     }
                 });
+                if volatile && kind == Access::Write {
+                    b.sync.release(launch, addr, me_block, tid, epoch, true);
+                }
             });
         }
         Space::Global { base, size, .. } => {
             use super::global_shadow as gs;
-            let epoch = with_block(at, |b| b.epochs.get(tid as usize).copied().unwrap_or(0)).unwrap_or(0) & 0xffff;
-            let g = at.run.grid_dim;
-            let me_block = (at.block.x as u64 + at.block.y as u64 * g.x as u64 + at.block.z as u64 * g.x as u64 * g.y as u64) as u32;
-            let lid = launch as u32;
+            let lid = SHADOW_LAUNCH.try_with(|s| s.get()).unwrap_or(launch as u32);
             match kind {
                 Access::Read => {
                     let seen = super::epoch_now();
                     super::skip_fresh_reads_within(base, base + size, gs::cells_address(base, size), seen);
-                    for w in gs::writes(base, size, addr, len, lid) {
-                        let ordered = w.block == me_block && (w.tid == tid || w.epoch != epoch || w.tid / 32 == tid / 32);
-                        if !ordered {
-                            record(launch, true, false, Hazard::Raw, at.site, gs::site(w.site));
-                        }
+                    let writes = gs::writes(base, size, addr, len, lid);
+                    if writes.is_empty() {
+                        return;
                     }
+                    with_block(at, |b| {
+                        let epoch = b.epochs.get(tid as usize).copied().unwrap_or(0) & 0xffff;
+                        let clock = b.sync.clock(tid);
+                        for w in writes {
+                            let same_block = w.block == me_block && (w.tid == tid || w.epoch != epoch || w.tid / 32 == tid / 32);
+                            if !same_block && !clock.is_some_and(|c| c.knows(w.block, w.tid, w.epoch, w.stamp)) {
+                                record(launch, true, false, Hazard::Raw, at.site, gs::site(w.site));
+                            }
+                        }
+                    });
                 }
                 Access::Write => {
-                    let w = gs::Write { launch: lid, block: me_block, tid, epoch, site: gs::site_id(&at.site) };
+                    let (epoch, stamp) = with_block(at, |b| {
+                        let e = b.epochs.get(tid as usize).copied().unwrap_or(0);
+                        (e, b.sync.stamp(tid, e, true))
+                    })
+                    .unwrap_or((0, 0));
+                    let w = gs::Write { launch: lid, block: me_block, tid, epoch: epoch & 0xffff, stamp, site: gs::site_id(&at.site) };
                     gs::write(base, size, addr, len, &w);
+                    if volatile {
+                        with_block(at, |b| b.sync.release(launch, addr, me_block, tid, epoch, false));
+                    }
                 }
                 Access::Atomic => {}
             }
         }
         _ => {}
     }
+}
+
+/// The launch is over: its blocks set aside and what its atomics released go.
+pub fn launch_over(launch: u64) {
+    parked().retain(|k, _| k.0 != launch);
+    global_order::launch_end(launch);
 }
 
 static DISPLAYED: AtomicU64 = AtomicU64::new(0);
@@ -289,7 +386,7 @@ pub fn launch_end(launch: u64) {
             if f.count == 1 { "" } else { "s" }
         ));
         if global {
-            line("    on __global__ memory, between threads that no barrier orders (found by Cuprite; compute-sanitizer checks __shared__ memory only)");
+            line("    on __global__ memory, between threads that no barrier or atomic orders (found by Cuprite; compute-sanitizer checks __shared__ memory only)");
         }
         line("");
     }

@@ -9,6 +9,8 @@
 use super::report::line;
 use super::{Site, Thread};
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 struct BlockState {
     key: (u64, u32, u32, u32),
@@ -137,7 +139,7 @@ pub fn warp_mask(mask: u32, site: SiteKey, at: &Thread) {
             settle(k, lanes, g, previous);
         }
         m.0 = threads;
-        let (key, lanes, g) = m.1.arrive(site, at.linear());
+        let (key, lanes, g) = m.1.arrive(with_mask(site, mask), at.linear());
         g.masks.push((at.linear() % 32, mask));
         if g.place.is_none() {
             g.place = Some((at.site, at.block, at.run.block_dim, at.run.launch));
@@ -149,6 +151,27 @@ pub fn warp_mask(mask: u32, site: SiteKey, at: &Thread) {
             }
         }
     });
+}
+
+/// The site as synccheck matches lanes there: lanes that reach one collective with
+/// different masks are different instances (the partitions of a `labeled_partition` or
+/// `binary_partition` run one site as many times as each partition needs: their k-th
+/// runs are not one instance). The function's symbol and the mask are numbered
+/// together, exactly.
+fn with_mask(site: SiteKey, mask: u32) -> SiteKey {
+    thread_local! {
+        static LOCAL: RefCell<HashMap<(usize, u32), usize>> = RefCell::new(HashMap::new());
+    }
+    static ALL: OnceLock<Mutex<HashMap<(usize, u32), usize>>> = OnceLock::new();
+    let key = (site.0, mask);
+    let id = LOCAL.try_with(|l| l.borrow().get(&key).copied()).ok().flatten().unwrap_or_else(|| {
+        let mut all = ALL.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+        let n = all.len();
+        let id = *all.entry(key).or_insert(n);
+        let _ = LOCAL.try_with(|l| l.borrow_mut().insert(key, id));
+        id
+    });
+    (id, site.1)
 }
 
 fn settle(key: InstanceKey, lanes: u32, g: MaskInstance, threads: u32) {
