@@ -11,6 +11,7 @@
 //! code, which CUDA numbers as the runtime does).
 
 pub mod driver;
+pub mod loaded_modules;
 pub mod ptx;
 pub mod texture;
 
@@ -41,12 +42,20 @@ thread_local! {
     static DEFERRED: Cell<bool> = const { Cell::new(false) };
     /// Whether this thread's driver stream holds launches nobody waited for yet.
     static PENDING: Cell<bool> = const { Cell::new(false) };
+    /// Whether this thread is a stream's server (it has run an operation).
+    static ON_STREAM_THREAD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the calling thread serves a stream (rather than being a program's thread).
+pub fn on_stream_thread() -> bool {
+    ON_STREAM_THREAD.with(Cell::get)
 }
 
 /// Called by a stream's server before it runs `current`, with the operation queued after
 /// it: lets a launch followed by more GPU work return without waiting, as CUDA's
 /// launches do (the host round trip per launch is what made kernel loops slow).
 pub fn before_op(current: &Op, next: Option<&Op>) {
+    ON_STREAM_THREAD.with(|c| c.set(true));
     let defer = active().is_some()
         && matches!(current, Op::Launch(_))
         && matches!(next, Some(Op::Launch(_) | Op::Copy { .. } | Op::Copy2D { .. } | Op::Set { .. } | Op::Set2D { .. }));
@@ -98,6 +107,8 @@ pub struct GpuDevice {
     /// The grid-barrier state (`__cuprite_grid_state`, emit/grid.rs) of the module of each
     /// kernel whose module has grid barriers, by stub symbol.
     grid_states: HashMap<String, u64>,
+    /// Kernels of modules loaded at run time (`loaded_modules.rs`), by stub symbol.
+    late: Mutex<HashMap<String, std::result::Result<usize, String>>>,
     /// Live driver allocations and whether each is page-locked host memory.
     allocations: Mutex<HashMap<u64, bool>>,
     reported: Mutex<HashSet<String>>,
@@ -147,6 +158,7 @@ impl GpuDevice {
                 total,
                 functions: HashMap::new(),
                 grid_states: HashMap::new(),
+                late: Mutex::new(HashMap::new()),
                 allocations: Mutex::new(HashMap::new()),
                 reported: Mutex::new(HashSet::new()),
             };
@@ -429,7 +441,12 @@ impl Device for GpuDevice {
         self.current();
         let (stream, event) = self.lane()?;
         texture::before_launch(self)?;
-        let f = match self.functions.get(&l.kernel.symbol) {
+        let late = if self.functions.contains_key(&l.kernel.symbol) {
+            None
+        } else {
+            self.late.lock().unwrap_or_else(|e| e.into_inner()).get(&l.kernel.symbol).cloned()
+        };
+        let f = match self.functions.get(&l.kernel.symbol).or(late.as_ref()) {
             Some(Ok(f)) => *f as CUfunction,
             other => {
                 let why = match other {

@@ -274,6 +274,16 @@ pub fn before_launch(g: &GpuDevice) -> Result<()> {
 /// surfaces is brought back first.
 pub fn before_host_access(p: *const Array) {
     let Some(g) = super::active() else { return };
+    let writable = {
+        let guard = STATE.lock().unwrap_or_else(|e| e.into_inner());
+        guard.as_ref().and_then(|s| s.mirrors.get(&(p as usize))).is_some_and(|m| m.writable)
+    };
+    // A program thread may look at the array before the launches it queued ran (a
+    // synchronous copy validates, then waits): they finish first. A stream's own thread
+    // has run what its stream queued before.
+    if writable && !super::on_stream_thread() {
+        crate::stream::wait_all_streams();
+    }
     let mut guard = STATE.lock().unwrap_or_else(|e| e.into_inner());
     let Some(m) = guard.as_mut().and_then(|s| s.mirrors.get_mut(&(p as usize))) else { return };
     if !m.device_newer {
