@@ -4,7 +4,8 @@
  *   __cuprite_tex_fetch(obj, dims | 0x10 if layered | 0x20 if a cubemap | 0x40 | comp << 8 for
  *                       a gather, x, y, z, layer, &result, sizeof result)
  *   __cuprite_tex_fetch_int(obj, i, &result, sizeof result)
- *   __cuprite_surf_access(obj, dims, x, y, z, &data, sizeof data, boundaryMode, isWrite)
+ *   __cuprite_surf_access(obj, dims (| 0x10 layered 1D, | 0x20 layered 2D or cubemap), x, y, z,
+ *                         &data, sizeof data, boundaryMode, isWrite)
  * which read through the object's descriptor (crates/cuprite-rt/src/texture). */
 #ifndef __CUPRITE_TEXTURE_FETCH_H__
 #define __CUPRITE_TEXTURE_FETCH_H__
@@ -72,19 +73,21 @@ template <class T> __device__ T tex2Dgather(cudaTextureObject_t t, float x, floa
 }
 /* Level-of-detail and gradient forms: bit 0x80 passes a level of detail, bit 0x400 two
  * gradients (x, y, z of dPdx, then of dPdy), in the floats that follow the result at the
- * next 4-byte boundary. On a texture without mipmaps they read level 0, as on a GPU. */
+ * next 4-byte boundary. On a texture without mipmaps they read level 0, as on a GPU. The
+ * kind is a template argument, so that it reaches the builtin as a constant (the PTX
+ * back-end writes one `tex.level`/`tex.grad` instruction for it). */
 template <class T> struct __cuprite_tex_lod {
     T r;
     float d[6];
 };
-template <class T> __device__ T __cuprite_tex_lod_fetch(cudaTextureObject_t t, int kind, float x, float y, float z, int layer, float lod) {
+template <class T, int kind> __device__ T __cuprite_tex_lod_fetch(cudaTextureObject_t t, float x, float y, float z, int layer, float lod) {
     __cuprite_tex_lod<T> b;
     b.d[0] = lod;
     __cuprite_tex_fetch(t, kind | 0x80, x, y, z, layer, &b, sizeof(T));
     return b.r;
 }
-template <class T>
-__device__ T __cuprite_tex_grad_fetch(cudaTextureObject_t t, int kind, float x, float y, float z, int layer, float4 dx, float4 dy) {
+template <class T, int kind>
+__device__ T __cuprite_tex_grad_fetch(cudaTextureObject_t t, float x, float y, float z, int layer, float4 dx, float4 dy) {
     __cuprite_tex_lod<T> b;
     b.d[0] = dx.x;
     b.d[1] = dx.y;
@@ -96,46 +99,46 @@ __device__ T __cuprite_tex_grad_fetch(cudaTextureObject_t t, int kind, float x, 
     return b.r;
 }
 template <class T> __device__ T tex1DLod(cudaTextureObject_t t, float x, float level) {
-    return __cuprite_tex_lod_fetch<T>(t, 1, x, 0.0f, 0.0f, 0, level);
+    return __cuprite_tex_lod_fetch<T, 1>(t, x, 0.0f, 0.0f, 0, level);
 }
 template <class T> __device__ T tex2DLod(cudaTextureObject_t t, float x, float y, float level) {
-    return __cuprite_tex_lod_fetch<T>(t, 2, x, y, 0.0f, 0, level);
+    return __cuprite_tex_lod_fetch<T, 2>(t, x, y, 0.0f, 0, level);
 }
 template <class T> __device__ T tex3DLod(cudaTextureObject_t t, float x, float y, float z, float level) {
-    return __cuprite_tex_lod_fetch<T>(t, 3, x, y, z, 0, level);
+    return __cuprite_tex_lod_fetch<T, 3>(t, x, y, z, 0, level);
 }
 template <class T> __device__ T tex1DLayeredLod(cudaTextureObject_t t, float x, int layer, float level) {
-    return __cuprite_tex_lod_fetch<T>(t, 0x11, x, 0.0f, 0.0f, layer, level);
+    return __cuprite_tex_lod_fetch<T, 0x11>(t, x, 0.0f, 0.0f, layer, level);
 }
 template <class T> __device__ T tex2DLayeredLod(cudaTextureObject_t t, float x, float y, int layer, float level) {
-    return __cuprite_tex_lod_fetch<T>(t, 0x12, x, y, 0.0f, layer, level);
+    return __cuprite_tex_lod_fetch<T, 0x12>(t, x, y, 0.0f, layer, level);
 }
 template <class T> __device__ T texCubemapLod(cudaTextureObject_t t, float x, float y, float z, float level) {
-    return __cuprite_tex_lod_fetch<T>(t, 0x20, x, y, z, 0, level);
+    return __cuprite_tex_lod_fetch<T, 0x20>(t, x, y, z, 0, level);
 }
 template <class T> __device__ T texCubemapLayeredLod(cudaTextureObject_t t, float x, float y, float z, int layer, float level) {
-    return __cuprite_tex_lod_fetch<T>(t, 0x30, x, y, z, layer, level);
+    return __cuprite_tex_lod_fetch<T, 0x30>(t, x, y, z, layer, level);
 }
 template <class T> __device__ T tex1DGrad(cudaTextureObject_t t, float x, float dx, float dy) {
-    return __cuprite_tex_grad_fetch<T>(t, 1, x, 0.0f, 0.0f, 0, make_float4(dx, 0.0f, 0.0f, 0.0f), make_float4(dy, 0.0f, 0.0f, 0.0f));
+    return __cuprite_tex_grad_fetch<T, 1>(t, x, 0.0f, 0.0f, 0, make_float4(dx, 0.0f, 0.0f, 0.0f), make_float4(dy, 0.0f, 0.0f, 0.0f));
 }
 template <class T> __device__ T tex2DGrad(cudaTextureObject_t t, float x, float y, float2 dx, float2 dy) {
-    return __cuprite_tex_grad_fetch<T>(t, 2, x, y, 0.0f, 0, make_float4(dx.x, dx.y, 0.0f, 0.0f), make_float4(dy.x, dy.y, 0.0f, 0.0f));
+    return __cuprite_tex_grad_fetch<T, 2>(t, x, y, 0.0f, 0, make_float4(dx.x, dx.y, 0.0f, 0.0f), make_float4(dy.x, dy.y, 0.0f, 0.0f));
 }
 template <class T> __device__ T tex3DGrad(cudaTextureObject_t t, float x, float y, float z, float4 dx, float4 dy) {
-    return __cuprite_tex_grad_fetch<T>(t, 3, x, y, z, 0, dx, dy);
+    return __cuprite_tex_grad_fetch<T, 3>(t, x, y, z, 0, dx, dy);
 }
 template <class T> __device__ T tex1DLayeredGrad(cudaTextureObject_t t, float x, int layer, float dx, float dy) {
-    return __cuprite_tex_grad_fetch<T>(t, 0x11, x, 0.0f, 0.0f, layer, make_float4(dx, 0.0f, 0.0f, 0.0f), make_float4(dy, 0.0f, 0.0f, 0.0f));
+    return __cuprite_tex_grad_fetch<T, 0x11>(t, x, 0.0f, 0.0f, layer, make_float4(dx, 0.0f, 0.0f, 0.0f), make_float4(dy, 0.0f, 0.0f, 0.0f));
 }
 template <class T> __device__ T tex2DLayeredGrad(cudaTextureObject_t t, float x, float y, int layer, float2 dx, float2 dy) {
-    return __cuprite_tex_grad_fetch<T>(t, 0x12, x, y, 0.0f, layer, make_float4(dx.x, dx.y, 0.0f, 0.0f), make_float4(dy.x, dy.y, 0.0f, 0.0f));
+    return __cuprite_tex_grad_fetch<T, 0x12>(t, x, y, 0.0f, layer, make_float4(dx.x, dx.y, 0.0f, 0.0f), make_float4(dy.x, dy.y, 0.0f, 0.0f));
 }
 template <class T> __device__ T texCubemapGrad(cudaTextureObject_t t, float x, float y, float z, float4 dx, float4 dy) {
-    return __cuprite_tex_grad_fetch<T>(t, 0x20, x, y, z, 0, dx, dy);
+    return __cuprite_tex_grad_fetch<T, 0x20>(t, x, y, z, 0, dx, dy);
 }
 template <class T> __device__ T texCubemapLayeredGrad(cudaTextureObject_t t, float x, float y, float z, int layer, float4 dx, float4 dy) {
-    return __cuprite_tex_grad_fetch<T>(t, 0x30, x, y, z, layer, dx, dy);
+    return __cuprite_tex_grad_fetch<T, 0x30>(t, x, y, z, layer, dx, dy);
 }
 
 /* Legacy texture references (CUDA <= 11). A file-scope `texture<T, dim, mode> r;` is a
@@ -254,38 +257,40 @@ template <class T> __device__ T surf3Dread(cudaSurfaceObject_t s, int x, int y, 
 template <class T> __device__ void surf3Dwrite(T v, cudaSurfaceObject_t s, int x, int y, int z, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     __cuprite_surf_access(s, 3, x, y, z, &v, sizeof(T), m, 1);
 }
-/* Layered and cubemap surfaces: the layer (or face, or 6 * layer + face) is the slice. */
+/* Layered and cubemap surfaces: the layer (or face, or 6 * layer + face) is the slice, z;
+ * dims 0x13 (1D layered) and 0x23 (2D layered, cubemap) read as 3 on the CPU and tell the
+ * PTX back-end the geometry (.a1d, .a2d). */
 template <class T> __device__ T surf1DLayeredread(cudaSurfaceObject_t s, int x, int layer, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     T r;
-    __cuprite_surf_access(s, 3, x, 0, layer, &r, sizeof(T), m, 0);
+    __cuprite_surf_access(s, 0x13, x, 0, layer, &r, sizeof(T), m, 0);
     return r;
 }
 template <class T> __device__ void surf1DLayeredwrite(T v, cudaSurfaceObject_t s, int x, int layer, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    __cuprite_surf_access(s, 3, x, 0, layer, &v, sizeof(T), m, 1);
+    __cuprite_surf_access(s, 0x13, x, 0, layer, &v, sizeof(T), m, 1);
 }
 template <class T> __device__ T surf2DLayeredread(cudaSurfaceObject_t s, int x, int y, int layer, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     T r;
-    __cuprite_surf_access(s, 3, x, y, layer, &r, sizeof(T), m, 0);
+    __cuprite_surf_access(s, 0x23, x, y, layer, &r, sizeof(T), m, 0);
     return r;
 }
 template <class T> __device__ void surf2DLayeredwrite(T v, cudaSurfaceObject_t s, int x, int y, int layer, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    __cuprite_surf_access(s, 3, x, y, layer, &v, sizeof(T), m, 1);
+    __cuprite_surf_access(s, 0x23, x, y, layer, &v, sizeof(T), m, 1);
 }
 template <class T> __device__ T surfCubemapread(cudaSurfaceObject_t s, int x, int y, int face, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     T r;
-    __cuprite_surf_access(s, 3, x, y, face, &r, sizeof(T), m, 0);
+    __cuprite_surf_access(s, 0x23, x, y, face, &r, sizeof(T), m, 0);
     return r;
 }
 template <class T> __device__ void surfCubemapwrite(T v, cudaSurfaceObject_t s, int x, int y, int face, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    __cuprite_surf_access(s, 3, x, y, face, &v, sizeof(T), m, 1);
+    __cuprite_surf_access(s, 0x23, x, y, face, &v, sizeof(T), m, 1);
 }
 template <class T> __device__ T surfCubemapLayeredread(cudaSurfaceObject_t s, int x, int y, int layerFace, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
     T r;
-    __cuprite_surf_access(s, 3, x, y, layerFace, &r, sizeof(T), m, 0);
+    __cuprite_surf_access(s, 0x23, x, y, layerFace, &r, sizeof(T), m, 0);
     return r;
 }
 template <class T> __device__ void surfCubemapLayeredwrite(T v, cudaSurfaceObject_t s, int x, int y, int layerFace, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    __cuprite_surf_access(s, 3, x, y, layerFace, &v, sizeof(T), m, 1);
+    __cuprite_surf_access(s, 0x23, x, y, layerFace, &v, sizeof(T), m, 1);
 }
 
 /* Legacy surface references: `surface<void, dim> r;` at file scope is a device global
@@ -314,10 +319,10 @@ struct surface {
 __CUPRITE_SURFREF_FNS(surf1D, 1, 1, int x, x __CUPRITE_COMMA 0 __CUPRITE_COMMA 0)
 __CUPRITE_SURFREF_FNS(surf2D, 2, 2, int x __CUPRITE_COMMA int y, x __CUPRITE_COMMA y __CUPRITE_COMMA 0)
 __CUPRITE_SURFREF_FNS(surf3D, 3, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int z, x __CUPRITE_COMMA y __CUPRITE_COMMA z)
-__CUPRITE_SURFREF_FNS(surf1DLayered, 0xF1, 3, int x __CUPRITE_COMMA int layer, x __CUPRITE_COMMA 0 __CUPRITE_COMMA layer)
-__CUPRITE_SURFREF_FNS(surf2DLayered, 0xF2, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int layer, x __CUPRITE_COMMA y __CUPRITE_COMMA layer)
-__CUPRITE_SURFREF_FNS(surfCubemap, 0x0C, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int face, x __CUPRITE_COMMA y __CUPRITE_COMMA face)
-__CUPRITE_SURFREF_FNS(surfCubemapLayered, 0xFC, 3, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int layerFace, x __CUPRITE_COMMA y __CUPRITE_COMMA layerFace)
+__CUPRITE_SURFREF_FNS(surf1DLayered, 0xF1, 0x13, int x __CUPRITE_COMMA int layer, x __CUPRITE_COMMA 0 __CUPRITE_COMMA layer)
+__CUPRITE_SURFREF_FNS(surf2DLayered, 0xF2, 0x23, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int layer, x __CUPRITE_COMMA y __CUPRITE_COMMA layer)
+__CUPRITE_SURFREF_FNS(surfCubemap, 0x0C, 0x23, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int face, x __CUPRITE_COMMA y __CUPRITE_COMMA face)
+__CUPRITE_SURFREF_FNS(surfCubemapLayered, 0xFC, 0x23, int x __CUPRITE_COMMA int y __CUPRITE_COMMA int layerFace, x __CUPRITE_COMMA y __CUPRITE_COMMA layerFace)
 #undef __CUPRITE_SURFREF_FNS
 #undef __CUPRITE_COMMA
 

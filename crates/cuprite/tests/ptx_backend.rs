@@ -114,6 +114,28 @@ fn yield_points_are_zero_sleeps() {
 }
 
 #[test]
+fn textures_surfaces_and_grid_barriers_are_native() {
+    let ptx = ptx_of(&ptx_file("textures_grid").unwrap());
+    let problems = cuprite_ptx::emit::lint::check(&ptx);
+    assert!(problems.is_empty(), "{problems:?}");
+    for want in [
+        "tex.2d.v4.f32.f32",
+        "tex.level.2d.v4.f32.f32",
+        "tex.grad.2d.v4.f32.f32",
+        "tld4.g.2d.v4.u32.f32",
+        "tex.1d.v4.s32.s32",
+        "tex.a2d.v4.f32.f32",
+        "sust.b.2d.b32.zero",
+        "suld.b.2d.b8.trap",
+        "sust.b.a2d.b32.trap",
+        ".global .align 4 .u32 __cuprite_grid_state[4]",
+        "atom.global.add.u32",
+    ] {
+        assert!(ptx.contains(want), "no {want} in:\n{ptx}");
+    }
+}
+
+#[test]
 fn math_library_functions_call_the_device_math_library() {
     let ptx = ptx_file("library_math").unwrap();
     for routine in ["cuprite_ptx_expf", "cuprite_ptx_sinf", "cuprite_ptx_powf", "cuprite_ptx_erfc", "cuprite_ptx_lgamma"] {

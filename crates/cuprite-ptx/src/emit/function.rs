@@ -438,9 +438,7 @@ impl<'a> Fx<'a> {
             Terminator::Barrier { kind, pred, result, next } => {
                 match kind {
                     BarrierKind::Sync => self.emit("bar.sync 0"),
-                    // CUDA's grid barrier is a library routine over a workspace the
-                    // driver provides to cooperative launches; this back-end has neither.
-                    BarrierKind::Grid => return Err(self.err("grid-wide synchronization (cooperative_groups::grid_group::sync) is not supported by the PTX back-end yet")),
+                    BarrierKind::Grid => self.grid_barrier(),
                     _ => {
                         let p = self.v(pred.ok_or_else(|| self.err("internal error: predicate barrier without predicate"))?)?;
                         let r = self.tmp(Class::B32);

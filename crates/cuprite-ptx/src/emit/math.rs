@@ -259,7 +259,7 @@ impl<'a> Fx<'a> {
             Uint2DoubleRn => (one!(Class::F64, "cvt.rn.f64.u32 {d}, {}", a[0]), Type::F64),
             Float2Double => (one!(Class::F64, "cvt.f64.f32 {d}, {}", a[0]), Type::F64),
             CupriteTexFetch | CupriteTexFetchInt | CupriteSurfAccess => {
-                return Err(self.err("texture and surface access is not supported by the PTX back-end yet"));
+                return self.texture_builtin(f, args);
             }
             _ => {
                 if let Some(r) = self.rounded(f, &a, &aty)? {

@@ -14,11 +14,13 @@ mod atomics;
 mod calls;
 mod function;
 mod globals;
+mod grid;
 mod inst;
 pub mod lint;
 mod math;
 pub mod mathlib;
 mod spaces;
+mod texture;
 pub mod types;
 mod warp;
 
@@ -191,6 +193,9 @@ pub fn emit_module(m: &Module, target: Target) -> Result<String, EmitError> {
     }
     out.push('\n');
     out.push_str(&globals::strings(&names));
+    if uses_grid_barrier(m) {
+        out.push_str(grid::STATE_DECLARATION);
+    }
     // Variables whose initializers hold addresses after the others.
     let mut order: Vec<usize> = (0..m.globals.len()).collect();
     order.sort_by_key(|&i| has_addresses(m.globals[i].init.as_ref()));
@@ -205,6 +210,11 @@ pub fn emit_module(m: &Module, target: Target) -> Result<String, EmitError> {
         }
     }
     Ok(out)
+}
+
+/// Whether a function of the module has a grid-wide barrier (`grid_group::sync`).
+fn uses_grid_barrier(m: &Module) -> bool {
+    m.functions.iter().flat_map(|f| &f.blocks).any(|b| matches!(b.term, cuprite_ir::Terminator::Barrier { kind: cuprite_ir::BarrierKind::Grid, .. }))
 }
 
 /// The functions whose addresses an initializer holds.

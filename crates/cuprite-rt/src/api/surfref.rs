@@ -51,7 +51,7 @@ pub unsafe extern "C" fn cudaBindSurfaceToArray(sr: *const SurfaceReference, a: 
         // array does; the descriptor is not compared with it.
         let h = create_surface(&ResourceDesc::array(a))?;
         crate::stream::wait_all_streams();
-        cell.write(h);
+        crate::gpu::write_cell(cell, h)?;
         let old = BOUND.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashMap::new).insert(sr as usize, h);
         if let Some(old) = old {
             retire_surface(old);

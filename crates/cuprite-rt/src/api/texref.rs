@@ -76,7 +76,7 @@ fn bind(tr: *const TextureReference, res: &ResourceDesc, offset: usize) -> Resul
     ctx().check()?;
     let h = create_texture(res, &descriptor(unsafe { &*tr }))?;
     crate::stream::wait_all_streams();
-    unsafe { cell.write(h) };
+    unsafe { crate::gpu::write_cell(cell, h)? };
     if let Some((old, _)) = bound(|b| b.insert(tr as usize, (h, offset))) {
         retire_texture(old);
     }
@@ -171,7 +171,7 @@ pub unsafe extern "C" fn cudaUnbindTexture(tr: *const TextureReference) -> CudaE
     api(|| {
         let cell = cell(tr)?;
         crate::stream::wait_all_streams();
-        cell.write(0);
+        crate::gpu::write_cell(cell, 0)?;
         if let Some((old, _)) = bound(|b| b.remove(&(tr as usize))) {
             retire_texture(old);
         }

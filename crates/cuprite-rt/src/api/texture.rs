@@ -49,7 +49,11 @@ pub(crate) fn create_texture(res: &ResourceDesc, tex: &TextureDesc) -> Result<u6
     let t = TexObj::new(res, tex)?;
     let h = Box::into_raw(Box::new(t)) as u64;
     remember(&TEXTURES, h);
-    Ok(h)
+    // On the GPU device the program holds the driver's object (gpu/texture.rs).
+    match crate::gpu::active() {
+        Some(g) => crate::gpu::texture::texture_object(g, res, tex, h),
+        None => Ok(h),
+    }
 }
 
 /// Retires an object made by [`create_texture`] (a rebound or unbound reference's).
@@ -60,6 +64,7 @@ pub(crate) fn retire_texture(h: u64) {
 }
 
 fn texture<'a>(h: u64) -> Result<&'a mut TexObj> {
+    let h = crate::gpu::texture::host_handle(h);
     if !known(&TEXTURES, h) {
         return Err(error::INVALID_VALUE);
     }
@@ -108,7 +113,10 @@ pub(crate) fn create_surface(res: &ResourceDesc) -> Result<u64> {
     let s = SurfObj::new(res)?;
     let h = Box::into_raw(Box::new(s)) as u64;
     remember(&SURFACES, h);
-    Ok(h)
+    match crate::gpu::active() {
+        Some(g) => crate::gpu::texture::surface_object(g, res, h),
+        None => Ok(h),
+    }
 }
 
 /// Retires an object made by [`create_surface`] (a rebound reference's).
@@ -119,6 +127,7 @@ pub(crate) fn retire_surface(h: u64) {
 }
 
 fn surface<'a>(h: u64) -> Result<&'a mut SurfObj> {
+    let h = crate::gpu::texture::host_handle(h);
     if !known(&SURFACES, h) {
         return Err(error::INVALID_VALUE);
     }

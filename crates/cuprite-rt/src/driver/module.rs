@@ -51,7 +51,12 @@ pub(super) fn image_of(data: &[u8], source_name: &str) -> std::result::Result<Im
 
 fn load_bytes(data: &[u8], call: &str, source_name: &str) -> std::result::Result<usize, (CuResult, String)> {
     let img = image_of(data, source_name);
-    let loaded = img.and_then(|img| loader::load(&img).map_err(|why| (INVALID_IMAGE, why)));
+    let loaded = img.and_then(|img| {
+        let l = loader::load(&img).map_err(|why| (INVALID_IMAGE, why))?;
+        // On the GPU device the module also goes to the driver.
+        crate::gpu::loaded_modules::load(data, &img, &|name| l.symbol(name));
+        Ok(l)
+    });
     match loaded {
         Ok(l) => {
             let m = Box::leak(Box::new(Module { loaded: Mutex::new(Some(l)) }));

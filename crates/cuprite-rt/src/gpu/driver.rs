@@ -13,6 +13,82 @@ pub type CUfunction = *mut c_void;
 pub type CUdeviceptr = u64;
 pub type CUstream = *mut c_void;
 pub type CUevent = *mut c_void;
+pub type CUarray = *mut c_void;
+pub type CUmipmappedArray = *mut c_void;
+
+/// `CUDA_ARRAY3D_DESCRIPTOR`.
+#[repr(C)]
+pub struct Array3DDesc {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    pub format: c_uint,
+    pub num_channels: c_uint,
+    pub flags: c_uint,
+}
+
+pub const MEMORYTYPE_HOST: c_uint = 1;
+pub const MEMORYTYPE_ARRAY: c_uint = 3;
+
+/// `CUDA_MEMCPY3D`.
+#[repr(C)]
+pub struct Memcpy3D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_z: usize,
+    pub src_lod: usize,
+    pub src_memory_type: c_uint,
+    pub src_host: *const c_void,
+    pub src_device: CUdeviceptr,
+    pub src_array: CUarray,
+    pub reserved0: *mut c_void,
+    pub src_pitch: usize,
+    pub src_height: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_z: usize,
+    pub dst_lod: usize,
+    pub dst_memory_type: c_uint,
+    pub dst_host: *mut c_void,
+    pub dst_device: CUdeviceptr,
+    pub dst_array: CUarray,
+    pub reserved1: *mut c_void,
+    pub dst_pitch: usize,
+    pub dst_height: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
+impl Default for Memcpy3D {
+    fn default() -> Memcpy3D {
+        // Every field is an integer or a pointer, for which all-zero is null / 0.
+        unsafe { std::mem::zeroed() }
+    }
+}
+
+/// `CUDA_RESOURCE_DESC` (the union is 128 bytes).
+#[repr(C)]
+pub struct ResDesc {
+    pub res_type: c_int,
+    pub res: [u64; 16],
+    pub flags: c_uint,
+}
+
+/// `CUDA_TEXTURE_DESC`.
+#[repr(C)]
+pub struct TexDesc {
+    pub address_mode: [c_int; 3],
+    pub filter_mode: c_int,
+    pub flags: c_uint,
+    pub max_anisotropy: c_uint,
+    pub mipmap_filter_mode: c_int,
+    pub mipmap_level_bias: f32,
+    pub min_mipmap_level_clamp: f32,
+    pub max_mipmap_level_clamp: f32,
+    pub border_color: [f32; 4],
+    pub reserved: [c_int; 12],
+}
 
 pub const CUDA_ERROR_NOT_READY: CUresult = 600;
 pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
@@ -80,7 +156,14 @@ driver_api! {
     event_record = "cuEventRecord": fn(CUevent, CUstream) -> CUresult;
     event_query = "cuEventQuery": fn(CUevent) -> CUresult;
     launch_kernel = "cuLaunchKernel": fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void, *mut *mut c_void) -> CUresult;
+    launch_cooperative_kernel = "cuLaunchCooperativeKernel": fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void) -> CUresult;
     get_error_string = "cuGetErrorString": fn(CUresult, *mut *const c_char) -> CUresult;
+    array3d_create = "cuArray3DCreate_v2": fn(*mut CUarray, *const Array3DDesc) -> CUresult;
+    memcpy3d = "cuMemcpy3D_v2": fn(*const Memcpy3D) -> CUresult;
+    mipmapped_array_create = "cuMipmappedArrayCreate": fn(*mut CUmipmappedArray, *const Array3DDesc, c_uint) -> CUresult;
+    mipmapped_array_get_level = "cuMipmappedArrayGetLevel": fn(*mut CUarray, CUmipmappedArray, c_uint) -> CUresult;
+    tex_object_create = "cuTexObjectCreate": fn(*mut u64, *const ResDesc, *const TexDesc, *const c_void) -> CUresult;
+    surf_object_create = "cuSurfObjectCreate": fn(*mut u64, *const ResDesc) -> CUresult;
 }
 
 /// The library names tried, in order.

@@ -11,7 +11,9 @@
 //! code, which CUDA numbers as the runtime does).
 
 pub mod driver;
+pub mod loaded_modules;
 pub mod ptx;
+pub mod texture;
 
 use crate::device::Device;
 use crate::error::{self, Result};
@@ -40,12 +42,20 @@ thread_local! {
     static DEFERRED: Cell<bool> = const { Cell::new(false) };
     /// Whether this thread's driver stream holds launches nobody waited for yet.
     static PENDING: Cell<bool> = const { Cell::new(false) };
+    /// Whether this thread is a stream's server (it has run an operation).
+    static ON_STREAM_THREAD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the calling thread serves a stream (rather than being a program's thread).
+pub fn on_stream_thread() -> bool {
+    ON_STREAM_THREAD.with(Cell::get)
 }
 
 /// Called by a stream's server before it runs `current`, with the operation queued after
 /// it: lets a launch followed by more GPU work return without waiting, as CUDA's
 /// launches do (the host round trip per launch is what made kernel loops slow).
 pub fn before_op(current: &Op, next: Option<&Op>) {
+    ON_STREAM_THREAD.with(|c| c.set(true));
     let defer = active().is_some()
         && matches!(current, Op::Launch(_))
         && matches!(next, Some(Op::Launch(_) | Op::Copy { .. } | Op::Copy2D { .. } | Op::Set { .. } | Op::Set2D { .. }));
@@ -94,6 +104,11 @@ pub struct GpuDevice {
     total: usize,
     /// Each kernel's function by its stub symbol, or why it cannot run on the GPU.
     functions: HashMap<String, std::result::Result<usize, String>>,
+    /// The grid-barrier state (`__cuprite_grid_state`, emit/grid.rs) of the module of each
+    /// kernel whose module has grid barriers, by stub symbol.
+    grid_states: HashMap<String, u64>,
+    /// Kernels of modules loaded at run time (`loaded_modules.rs`), by stub symbol.
+    late: Mutex<HashMap<String, std::result::Result<usize, String>>>,
     /// Live driver allocations and whether each is page-locked host memory.
     allocations: Mutex<HashMap<u64, bool>>,
     reported: Mutex<HashSet<String>>,
@@ -142,6 +157,8 @@ impl GpuDevice {
                 sms,
                 total,
                 functions: HashMap::new(),
+                grid_states: HashMap::new(),
+                late: Mutex::new(HashMap::new()),
                 allocations: Mutex::new(HashMap::new()),
                 reported: Mutex::new(HashSet::new()),
             };
@@ -179,6 +196,7 @@ impl GpuDevice {
     /// JIT-compiles every registered module and finds its kernels and variables.
     unsafe fn load_modules(&mut self) -> std::result::Result<(), String> {
         let mut functions = HashMap::new();
+        let mut grid_states = HashMap::new();
         let mut vars = Vec::new();
         // A __managed__ variable's device-side cell ({begin, end}, cuprite_abi.h) points at
         // its host shadow, which stays the variable's address for the runtime.
@@ -206,7 +224,12 @@ impl GpuDevice {
                     let log = String::from_utf8_lossy(&log[..log.iter().position(|b| *b == 0).unwrap_or(0)]).into_owned();
                     return Err(format!("the driver refused the program's PTX ({}): {log}", self.drv.error_string(r)));
                 }
+                let (mut grid, mut size) = (0u64, 0usize);
+                let has_grid = (self.drv.module_get_global)(&mut grid, &mut size, module, c"__cuprite_grid_state".as_ptr()) == 0;
                 for (sym, name) in &m.kernels {
+                    if has_grid {
+                        grid_states.insert(sym.clone(), grid);
+                    }
                     let cname = CString::new(name.as_str()).unwrap_or_default();
                     let mut f: CUfunction = std::ptr::null_mut();
                     let r = (self.drv.module_get_function)(&mut f, module, cname.as_ptr());
@@ -237,6 +260,7 @@ impl GpuDevice {
             check(&self.drv, "cuStreamSynchronize", (self.drv.stream_synchronize)(s))?;
         }
         self.functions = functions;
+        self.grid_states = grid_states;
         Ok(())
     }
 
@@ -416,7 +440,13 @@ impl Device for GpuDevice {
     fn execute(&self, l: &PreparedLaunch) -> Result<()> {
         self.current();
         let (stream, event) = self.lane()?;
-        let f = match self.functions.get(&l.kernel.symbol) {
+        texture::before_launch(self)?;
+        let late = if self.functions.contains_key(&l.kernel.symbol) {
+            None
+        } else {
+            self.late.lock().unwrap_or_else(|e| e.into_inner()).get(&l.kernel.symbol).cloned()
+        };
+        let f = match self.functions.get(&l.kernel.symbol).or(late.as_ref()) {
             Some(Ok(f)) => *f as CUfunction,
             other => {
                 let why = match other {
@@ -433,20 +463,23 @@ impl Device for GpuDevice {
             if l.dynamic_shared > DEFAULT_DYNAMIC_SHARED {
                 self.result((self.drv.func_set_attribute)(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, l.dynamic_shared as c_int))?;
             }
-            let r = (self.drv.launch_kernel)(
-                f,
-                l.grid.x,
-                l.grid.y,
-                l.grid.z,
-                l.block.x,
-                l.block.y,
-                l.block.z,
-                l.dynamic_shared as u32,
-                stream,
-                l.arg_ptrs() as *mut *mut c_void,
-                std::ptr::null_mut(),
-            );
-            self.result(r)?;
+            let args = l.arg_ptrs() as *mut *mut c_void;
+            let (g, b, shared) = (l.grid, l.block, l.dynamic_shared as u32);
+            let grid_state = self.grid_states.get(&l.kernel.symbol).copied();
+            if l.cooperative {
+                // The module's grid barriers may run for this launch only (emit/grid.rs).
+                if let Some(state) = grid_state {
+                    self.result((self.drv.memset_d8_async)(state, 1, 4, stream))?;
+                }
+                let r = (self.drv.launch_cooperative_kernel)(f, g.x, g.y, g.z, b.x, b.y, b.z, shared, stream, args);
+                if let Some(state) = grid_state {
+                    self.result((self.drv.memset_d8_async)(state, 0, 4, stream))?;
+                }
+                self.result(r)?;
+            } else {
+                let r = (self.drv.launch_kernel)(f, g.x, g.y, g.z, b.x, b.y, b.z, shared, stream, args, std::ptr::null_mut());
+                self.result(r)?;
+            }
         }
         if MAY_DEFER.with(|c| c.replace(false)) {
             DEFERRED.with(|c| c.set(true));
@@ -523,4 +556,13 @@ pub unsafe fn copy_any(dst: *mut u8, src: *const u8, n: usize) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Stores a texture or surface reference's object handle in its device cell (GPU memory
+/// on the GPU device).
+///
+/// # Safety
+/// `cell` must be a live device variable of 8 bytes.
+pub unsafe fn write_cell(cell: *mut u64, value: u64) -> Result<()> {
+    copy_any(cell as *mut u8, &value as *const u64 as *const u8, 8)
 }

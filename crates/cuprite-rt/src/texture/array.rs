@@ -98,10 +98,14 @@ pub fn register(a: Box<Array>) -> *mut Array {
 
 /// The array behind a handle: cudaErrorInvalidResourceHandle for null or unknown ones.
 pub fn get<'a>(p: *const Array) -> Result<&'a Array> {
-    let g = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    if p.is_null() || !g.as_ref().is_some_and(|s| s.contains(&(p as usize))) {
-        return Err(error::INVALID_RESOURCE_HANDLE);
+    {
+        let g = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        if p.is_null() || !g.as_ref().is_some_and(|s| s.contains(&(p as usize))) {
+            return Err(error::INVALID_RESOURCE_HANDLE);
+        }
     }
+    // On the GPU device, what kernels wrote through surfaces comes back first.
+    crate::gpu::texture::before_host_access(p);
     // Arrays are only freed by `release`, which the caller orders after all users.
     Ok(unsafe { &*p })
 }
@@ -111,6 +115,7 @@ pub fn release(p: *mut Array) -> Result<()> {
     if !g.as_mut().is_some_and(|s| s.remove(&(p as usize))) {
         return Err(error::INVALID_VALUE);
     }
+    crate::gpu::texture::forget_array(p);
     drop(unsafe { Box::from_raw(p) });
     Ok(())
 }

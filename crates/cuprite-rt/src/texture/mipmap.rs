@@ -88,6 +88,7 @@ pub fn release(p: *mut MipmappedArray) -> Result<()> {
             return Err(error::INVALID_VALUE);
         }
     }
+    crate::gpu::texture::forget_mipmapped(p);
     let m = unsafe { Box::from_raw(p) };
     for l in m.levels {
         array::release(l)?;
