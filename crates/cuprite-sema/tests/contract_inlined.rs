@@ -40,6 +40,8 @@ fn products_that_stay_rounded() {
     assert_eq!(fused("p[0] = mul_noinline(p[1], p[2]) + p[3];"), 0);
     assert_eq!(fused("p[0] = mul_rn(p[1], p[2]) + p[3];"), 0);
     assert_eq!(fused("float t = mul(p[1], p[2]); p[5] = t; p[0] = t + p[3];"), 0);
+    // A product kept in a struct that is also stored whole.
+    assert_eq!(fused("f3 r = p[0] * v[1]; v[2] = r; p[1] = r.x + p[2];"), 0);
     // Used in another block (a loop).
     assert_eq!(fused("float t = mul(p[1], p[2]); float a = p[3]; for (int i = 0; i < 4; ++i) a += t; p[0] = a;"), 0);
     // -fmad=false

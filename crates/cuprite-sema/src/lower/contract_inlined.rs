@@ -43,6 +43,7 @@ fn contract_function(m: &Module, fi: usize, sets: &Contractable) -> Option<Funct
     }
     let mut out = f.clone();
     let mut changed = false;
+    let lu = LocalUse::of(f);
     for bi in 0..f.blocks.len() {
         let (nl, nv) = (out.locals.len(), out.values.len());
         let mut x = Expander { m, sets, f: &mut out, insts: vec![], instance: vec![], contract: HashSet::new(), next_instance: 1, stack: vec![fi], budget: MAX_BLOCK_INSTS };
@@ -55,7 +56,7 @@ fn contract_function(m: &Module, fi: usize, sets: &Contractable) -> Option<Funct
         x.expand(&block.insts, 0, own, &mut vmap, &|l| l);
         let term = map_term(&block.term, &|v| *vmap.get(&v).unwrap_or(&v), &|b| b, &|l| l);
         let Expander { insts, instance, contract, .. } = x;
-        match fuse(m, f, bi, insts, &instance, &contract, &term, &mut out) {
+        match fuse(m, &lu, bi, insts, &instance, &contract, &term, &mut out) {
             Some(insts) => {
                 out.blocks[bi] = Block { insts, term, term_loc: block.term_loc };
                 changed = true;
@@ -67,6 +68,51 @@ fn contract_function(m: &Module, fi: usize, sets: &Contractable) -> Option<Funct
         }
     }
     changed.then_some(out)
+}
+
+/// Which blocks touch which locals (computed once per function).
+struct LocalUse {
+    /// Per block, the locals its instructions load, store or take the address of.
+    in_block: Vec<HashSet<LocalId>>,
+    /// For each local, how many blocks touch it.
+    blocks_touching: HashMap<LocalId, u32>,
+    /// Locals that terminators write (barrier and warp results).
+    term_locals: HashSet<LocalId>,
+    /// Locals whose address is taken somewhere.
+    addr_taken: HashSet<LocalId>,
+}
+
+impl LocalUse {
+    fn of(f: &Function) -> LocalUse {
+        let mut lu = LocalUse { in_block: vec![], blocks_touching: HashMap::new(), term_locals: HashSet::new(), addr_taken: HashSet::new() };
+        for b in &f.blocks {
+            let mut set = HashSet::new();
+            for i in &b.insts {
+                match i.kind {
+                    InstKind::LoadLocal(l) | InstKind::StoreLocal(l, _) => {
+                        set.insert(l);
+                    }
+                    InstKind::LocalAddr(l) => {
+                        set.insert(l);
+                        lu.addr_taken.insert(l);
+                    }
+                    _ => {}
+                }
+            }
+            for l in &set {
+                *lu.blocks_touching.entry(*l).or_default() += 1;
+            }
+            lu.in_block.push(set);
+            match &b.term {
+                Terminator::Barrier { result: Some(l), .. } => {
+                    lu.term_locals.insert(*l);
+                }
+                Terminator::Warp { results, .. } => lu.term_locals.extend(results.iter().copied()),
+                _ => {}
+            }
+        }
+        lu
+    }
 }
 
 /// Builds a block's instructions with eligible calls expanded in place.
@@ -349,43 +395,24 @@ enum Use {
 }
 
 /// Fuses the cross-instance multiply-adds of an expanded block; `None` if there are none.
-/// `orig` is the function before this pass (for the other blocks' uses of locals), `f`
-/// the one being built (its `values` hold the expanded block's types).
-fn fuse(m: &Module, orig: &Function, bi: usize, insts: Vec<Inst>, instance: &[u32], contract: &HashSet<ValueId>, term: &Terminator, f: &mut Function) -> Option<Vec<Inst>> {
-    let addr_taken: HashSet<LocalId> = orig
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .chain(&insts)
-        .filter_map(|i| match i.kind {
-            InstKind::LocalAddr(l) => Some(l),
-            _ => None,
-        })
-        .collect();
+/// `lu` tells which blocks of the function before this pass touch which locals, `f` is
+/// the function being built (its `values` hold the expanded block's types).
+fn fuse(m: &Module, lu: &LocalUse, bi: usize, insts: Vec<Inst>, instance: &[u32], contract: &HashSet<ValueId>, term: &Terminator, f: &mut Function) -> Option<Vec<Inst>> {
+    let mut addr_taken = lu.addr_taken.clone();
+    addr_taken.extend(insts.iter().filter_map(|i| match i.kind {
+        InstKind::LocalAddr(l) => Some(l),
+        _ => None,
+    }));
     let fl = flow(m, f, &insts, &addr_taken);
-    // Locals that other blocks (or this block's terminator) touch.
-    let mut shared: HashSet<LocalId> = HashSet::new();
-    let mut note = |k: &InstKind| match k {
-        InstKind::LoadLocal(l) | InstKind::StoreLocal(l, _) | InstKind::LocalAddr(l) => {
-            shared.insert(*l);
-        }
-        _ => {}
-    };
-    for (b, blk) in orig.blocks.iter().enumerate() {
-        if b != bi {
-            blk.insts.iter().for_each(|i| note(&i.kind));
-        }
+    // Locals that other blocks (or a terminator) touch.
+    let shared = |l: &LocalId| lu.term_locals.contains(l) || lu.blocks_touching.get(l).copied().unwrap_or(0) > lu.in_block[bi].contains(l) as u32;
+    // The last load of each local's memory whose value is not known here.
+    let mut last_unknown: HashMap<LocalId, usize> = HashMap::new();
+    for (j, l) in &fl.unknown_loads {
+        let e = last_unknown.entry(*l).or_insert(*j);
+        *e = (*e).max(*j);
     }
-    for t in orig.blocks.iter().map(|b| &b.term).chain([term]) {
-        match t {
-            Terminator::Barrier { result: Some(l), .. } => {
-                shared.insert(*l);
-            }
-            Terminator::Warp { results, .. } => shared.extend(results.iter().copied()),
-            _ => {}
-        }
-    }
-    let escaped: HashSet<LocalId> = fl.escaped.iter().copied().chain(fl.addr_stores.iter().filter(|(l2, _)| shared.contains(l2) || fl.escaped.contains(l2)).map(|(_, l)| *l)).collect();
+    let escaped: HashSet<LocalId> = fl.escaped.iter().copied().chain(fl.addr_stores.iter().filter(|(l2, _)| shared(l2) || fl.escaped.contains(l2)).map(|(_, l)| *l)).collect();
     let def: HashMap<ValueId, usize> = insts.iter().enumerate().filter_map(|(k, i)| i.result.map(|r| (r, k))).collect();
     let is_float = |v: ValueId| f.values[v.index()].is_float();
     let is_add = |i: &Inst| matches!(i.kind, InstKind::Binary(BinaryOp::Add | BinaryOp::Sub, ..)) && i.result.is_some_and(|r| contract.contains(&r) && is_float(r));
@@ -395,8 +422,8 @@ fn fuse(m: &Module, orig: &Function, bi: usize, insts: Vec<Inst>, instance: &[u3
         for (pos, u) in inst_uses(&i.kind).into_iter().enumerate() {
             let u = fl.resolve(u);
             let plumbing_into = |l: LocalId| {
-                let private = !shared.contains(&l) && !escaped.contains(&l);
-                private && !fl.unknown_loads.iter().any(|(j, x)| *x == l && *j > k)
+                let private = !shared(&l) && !escaped.contains(&l);
+                private && last_unknown.get(&l).is_none_or(|j| *j <= k)
             };
             let kind = match &i.kind {
                 _ if is_add(i) => Use::Add,
