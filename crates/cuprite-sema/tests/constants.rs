@@ -45,3 +45,37 @@ fn a_const_local_with_a_runtime_value_is_not_a_constant() {
         "array size is not an integral constant expression",
     );
 }
+
+/// The local a reference local is bound to (the `LocalAddr` stored into it).
+fn bound_to(f: &ir::Function, reference: &str) -> String {
+    let r = f.locals.iter().position(|l| l.name == reference).unwrap_or_else(|| panic!("no local {reference}"));
+    let insts: Vec<&ir::Inst> = f.blocks.iter().flat_map(|b| &b.insts).collect();
+    let stored = insts
+        .iter()
+        .find_map(|i| match i.kind {
+            ir::InstKind::StoreLocal(l, v) if l.index() == r => Some(v),
+            _ => None,
+        })
+        .expect("the reference is initialized");
+    let def = insts.iter().find(|i| i.result == Some(stored)).unwrap();
+    match def.kind {
+        ir::InstKind::LocalAddr(l) => f.locals[l.index()].name.clone(),
+        ref k => panic!("bound to {k:?}"),
+    }
+}
+
+#[test]
+fn references_bind_to_a_const_local_itself() {
+    // Folding happens at the lvalue-to-rvalue conversion: a reference (`const T&`,
+    // `auto&&`, `auto&`) names the local, not a temporary holding its value.
+    let m = compile(
+        "__global__ void k(int *p) {\n  const int cx = 5;\n  const int &r = cx;\n  auto &&q = cx;\n  auto &a = cx;\n  const float cf = 2.5f;\n  const float &rf = cf;\n  int arr[cx];\n  arr[0] = r + q + a;\n  p[0] = arr[0] + (int)rf;\n}\n",
+    );
+    let f = func(&m, "k");
+    assert_eq!(bound_to(f, "r"), "cx");
+    assert_eq!(bound_to(f, "q"), "cx");
+    assert_eq!(bound_to(f, "a"), "cx");
+    assert_eq!(bound_to(f, "rf"), "cf");
+    // `auto&` keeps the const: assigning through it is an error.
+    has_error("__global__ void k() {\n  const int cx = 5;\n  auto &a = cx;\n  a = 4;\n}\n", 4, "const int");
+}

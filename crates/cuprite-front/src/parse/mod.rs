@@ -8,6 +8,7 @@
 //! Errors are `Diagnostic`s returned through `PResult`; the first error abandons the
 //! current statement (or item) and the caller recovers by skipping tokens.
 
+mod alt_tokens;
 mod decl;
 mod expr;
 mod items;
@@ -89,7 +90,8 @@ pub(crate) struct Parser<'a> {
 const MAX_DEPTH: u32 = 20_000;
 
 impl<'a> Parser<'a> {
-    pub(crate) fn new(src: &'a str, toks: Vec<Token>, sm: &'a SourceMap) -> Parser<'a> {
+    pub(crate) fn new(src: &'a str, mut toks: Vec<Token>, sm: &'a SourceMap) -> Parser<'a> {
+        alt_tokens::mark(src, &mut toks);
         let mut file_scope = HashMap::new();
         // GCC's builtin type names that headers use.
         for t in [
@@ -135,7 +137,11 @@ impl<'a> Parser<'a> {
         self.tok(self.pos)
     }
     fn text_of(&self, t: Token) -> &'a str {
-        self.src.get(t.lo as usize..t.hi as usize).unwrap_or("")
+        let s = self.src.get(t.lo as usize..t.hi as usize).unwrap_or("");
+        match t.kind {
+            TokKind::Punct if s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) => alt_tokens::punct_of(s).unwrap_or(s),
+            _ => s,
+        }
     }
     fn text(&self) -> &'a str {
         self.text_of(self.peek())

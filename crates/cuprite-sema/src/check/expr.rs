@@ -853,12 +853,37 @@ impl<'o> Checker<'o> {
     /// Checks an operand used as an object (of `&`, `++`, assignment): a `const` local
     /// there names the variable itself, not its folded constant value.
     fn object_operand(&mut self, x: &ast::Expr) -> Expr {
+        self.without_const_folding(|c| c.expr(x))
+    }
+
+    pub(crate) fn object_operand_pub(&mut self, x: &ast::Expr) -> Expr {
+        self.object_operand(x)
+    }
+
+    /// Runs `f` with `const` locals naming their objects rather than their folded values
+    /// (the value is read at the lvalue-to-rvalue conversion instead).
+    pub(crate) fn without_const_folding<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         let fold = self.fcx.as_mut().map(|f| std::mem::replace(&mut f.fold_const_locals, false));
-        let v = self.expr(x);
+        let v = f(self);
         if let (Some(f), Some(fold)) = (self.fcx.as_mut(), fold) {
             f.fold_const_locals = fold;
         }
         v
+    }
+
+    /// What `auto` stands for in `auto&& x = e` / `auto& x = e` (`base`: the written
+    /// cv) with an lvalue `e`: `T&` for a forwarding reference, so `x` names `e`'s
+    /// object, and `e`'s own cv-qualified type for `auto&`; `None` where plain deduction
+    /// from `e`'s value applies.
+    pub(crate) fn auto_reference_deduction(&mut self, v: &Expr, derived: &[ast::Derived], base: &QTy) -> Option<QTy> {
+        if !v.lvalue || v.is_error() {
+            return None;
+        }
+        match derived.first() {
+            Some(ast::Derived::Reference { rvalue: true }) if !v.xvalue => Some(QTy::new(Ty::Ref(Box::new(v.ty.clone())))),
+            Some(ast::Derived::Reference { rvalue: false }) => Some(QTy { ty: v.ty.ty.clone(), c: v.ty.c || base.c, v: v.ty.v || base.v }),
+            _ => None,
+        }
     }
 
     fn unary(&mut self, op: UnOp, x: &ast::Expr, sp: Span) -> Expr {

@@ -561,17 +561,19 @@ impl<'o> Checker<'o> {
                 self.fcx = fcx;
                 continue;
             }
+            let binds_reference = matches!(id.declarator.derived.first(), Some(ast::Derived::Reference { .. }));
             let mut ty = if is_auto {
                 let Some(ast::Initializer::Expr(e)) = &id.init else {
                     self.err(name.span, format!("declaration of variable '{}' with deduced type 'auto' requires an initializer", name.name));
                     continue;
                 };
-                let v = self.expr(e);
+                let v = if binds_reference { self.object_operand_pub(e) } else { self.expr(e) };
+                let t = self.auto_reference_deduction(&v, &id.declarator.derived, &base);
                 let v = self.rvalue(v);
                 if v.is_error() {
                     continue;
                 }
-                let t = QTy { ty: v.ty.ty.clone(), c: base.c, v: base.v };
+                let t = t.unwrap_or(QTy { ty: v.ty.ty.clone(), c: base.c, v: base.v });
                 self.apply_declarator(t, &id.declarator.derived)
             } else {
                 self.apply_declarator(base.clone(), &id.declarator.derived)
@@ -623,6 +625,9 @@ impl<'o> Checker<'o> {
             let mark = self.fcx.as_ref().unwrap().temps.len();
             let init = match &id.init {
                 None => self.default_init(&ty, id.declarator.span),
+                // A reference binds to the object a `const` local names, not to a
+                // temporary holding its folded value.
+                Some(i) if matches!(ty.ty, Ty::Ref(_)) => self.without_const_folding(|c| c.check_initializer(i, &ty, id.declarator.span)),
                 Some(i) => self.check_initializer(i, &ty, id.declarator.span),
             };
             if is_auto {

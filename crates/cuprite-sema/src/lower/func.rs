@@ -68,6 +68,8 @@ struct FnLower<'m, 'a> {
     /// declared, the locals that keep their factors.
     fusible: std::collections::HashSet<LocalId>,
     factors: product_locals::ProductLocals,
+    /// Float `*`, `+`, `-` made by source operators (see `contract_inlined.rs`).
+    contractable: std::collections::HashSet<ValueId>,
 }
 
 /// The symbol by which other translation units name a device function: its mangled
@@ -161,6 +163,7 @@ pub(super) fn lower_function(m: &mut ModLower, id: FnId) -> ir::Function {
         labels: HashMap::new(),
         fusible: Default::default(),
         factors: Default::default(),
+        contractable: Default::default(),
     };
     let prog = fl.m.prog;
     let body = prog.functions[id.0 as usize].body.as_ref().unwrap();
@@ -184,6 +187,7 @@ pub(super) fn lower_function(m: &mut ModLower, id: FnId) -> ir::Function {
         };
         fl.terminate(t);
     }
+    fl.m.contractable.push(std::mem::take(&mut fl.contractable));
     let mut f = fl.f;
     f.blocks = fl
         .blocks
@@ -850,7 +854,12 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     return Some(v);
                 }
                 let v = self.operands(&[a, b]);
-                self.val(IK::Binary(*op, v[0], v[1]), t)
+                let float_arith = t.is_float() && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul);
+                let r = self.val(IK::Binary(*op, v[0], v[1]), t);
+                if float_arith {
+                    self.contractable.insert(r);
+                }
+                r
             }
             ExprKind::PtrAdd(p, i) => {
                 let v = self.operands(&[p, i]);
@@ -1006,6 +1015,9 @@ impl<'m, 'a> FnLower<'m, 'a> {
                     let oc = self.cast(old, &ct);
                     let r = self.cast(r, &ct);
                     let res = self.val(IK::Binary(*op, oc, r), ct.clone());
+                    if ct.is_float() && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+                        self.contractable.insert(res);
+                    }
                     let nv = self.cast(res, &lt);
                     self.store(p2, nv);
                     (nv, p2)

@@ -1,7 +1,9 @@
 //! Typed HIR → IR: types and struct layouts, globals and their constant initializers,
 //! the reachable device functions (`func.rs`).
 
+mod contract_inlined;
 mod func;
+mod ir_map;
 mod vtable;
 
 use crate::check::{eval_const, CVal};
@@ -28,6 +30,9 @@ pub(crate) struct ModLower<'a> {
     vtables: HashMap<RecId, ir::GlobalId>,
     /// The IR struct of pointers to member functions (`{u64 ptr; i64 adj;}`), once used.
     memfn_struct: Option<ir::StructId>,
+    /// Per lowered function, the float `*`, `+`, `-` that source operators made (the
+    /// ones contraction after inlining may fuse, `contract_inlined.rs`).
+    contractable: contract_inlined::Contractable,
 }
 
 impl<'a> ModLower<'a> {
@@ -347,6 +352,7 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
         files: HashMap::new(),
         vtables: HashMap::new(),
         memfn_struct: None,
+        contractable: Vec::new(),
     };
     // Reachable functions from the kernels.
     let mut order: Vec<FnId> = Vec::new();
@@ -474,6 +480,10 @@ pub(crate) fn lower(prog: &Program, opts: &SemaOptions, locate: &dyn Locate) -> 
     for f in &declared {
         let func = func::declare_function(&mut m, *f);
         m.module.functions.push(func);
+        m.contractable.push(Default::default());
+    }
+    if opts.fmad {
+        contract_inlined::run(&mut m.module, &m.contractable);
     }
     m.module
 }
