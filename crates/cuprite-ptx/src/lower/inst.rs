@@ -73,6 +73,9 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn inst(&mut self, i: &Inst) -> LResult<()> {
+        if self.is_workspace_access(i) {
+            return self.workspace_access(i);
+        }
         match i.opcode.as_str() {
             "add" | "sub" | "addc" | "subc" => self.add_sub(i),
             "mul" | "mad" | "madc" | "mul24" | "mad24" | "fma" => self.mul_mad(i),
@@ -145,7 +148,9 @@ impl Lowerer<'_> {
             "mma" | "wgmma" | "wmma" | "ldmatrix" | "stmatrix" => {
                 lerr(i.loc, format!("the PTX instruction '{}' (matrix multiply-accumulate) is not supported on the CPU device", i.name()))
             }
-            "tex" | "tld4" | "suld" | "sust" | "sured" | "txq" | "suq" => {
+            "tex" | "tld4" => self.tex(i),
+            "suld" | "sust" => self.surface(i),
+            "sured" | "txq" | "suq" | "tld4s" | "istypep" => {
                 lerr(i.loc, format!("the PTX texture/surface instruction '{}' is not supported yet", i.name()))
             }
             _ => self.unsupported(i),
