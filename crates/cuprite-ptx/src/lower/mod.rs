@@ -14,6 +14,7 @@
 //! `cvta.shared` adds that variable's address, `cvta.to.shared` subtracts it, and
 //! `ld.shared [%r1]` reads at that address plus the (sign-extended) offset.
 
+mod atomic_half;
 mod body;
 mod call;
 mod cvt;
