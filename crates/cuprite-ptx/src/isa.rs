@@ -165,6 +165,13 @@ pub enum SpecialRegister {
     GlobalTimerHi,
     DynamicSmemSize,
     TotalSmemSize,
+    /// `%envreg0`…`%envreg31`: values the driver passes to a launch. nvcc's grid barrier
+    /// (cooperative groups' `grid.sync()`) reads its workspace address from `%envreg1`
+    /// (high half) and `%envreg2` (low half); 0 outside a cooperative launch.
+    EnvReg(u8),
+    /// `%reserved_smem_offset_begin`, `_end`, `_cap`, `_0`, `_1`: the shared memory the
+    /// system reserves in each block (cooperative groups keep multi-warp tile state there).
+    ReservedSmemOffset(ReservedSmem),
     /// Clusters (sm_90): `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid`
     /// (with an axis), `%cluster_ctarank`, `%cluster_nctarank`, `%is_explicit_cluster`.
     ClusterId(Axis),
@@ -174,6 +181,15 @@ pub enum SpecialRegister {
     ClusterCtarank,
     ClusterNctarank,
     IsExplicitCluster,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReservedSmem {
+    Begin,
+    End,
+    Cap,
+    Offset0,
+    Offset1,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -219,6 +235,19 @@ impl SpecialRegister {
             ("globaltimer_hi", None) => GlobalTimerHi,
             ("dynamic_smem_size", None) => DynamicSmemSize,
             ("total_smem_size", None) => TotalSmemSize,
+            ("reserved_smem_offset_begin", None) => ReservedSmemOffset(ReservedSmem::Begin),
+            ("reserved_smem_offset_end", None) => ReservedSmemOffset(ReservedSmem::End),
+            ("reserved_smem_offset_cap", None) => ReservedSmemOffset(ReservedSmem::Cap),
+            ("reserved_smem_offset_0", None) => ReservedSmemOffset(ReservedSmem::Offset0),
+            ("reserved_smem_offset_1", None) => ReservedSmemOffset(ReservedSmem::Offset1),
+            (e, None) if e.starts_with("envreg") => {
+                let digits = &e["envreg".len()..];
+                let canonical = digits == "0" || !digits.starts_with('0');
+                match digits.parse::<u8>() {
+                    Ok(n) if n < 32 && canonical => EnvReg(n),
+                    _ => return None,
+                }
+            }
             ("clusterid", Some(a)) => ClusterId(a),
             ("nclusterid", Some(a)) => NClusterId(a),
             ("cluster_ctaid", Some(a)) => ClusterCtaid(a),

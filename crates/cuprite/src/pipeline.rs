@@ -98,6 +98,7 @@ impl<'a> Build<'a> {
             .iter()
             .map(|s| s.to_string())
             .collect();
+        f.extend(self.nvcc_version_macros());
         if self.opts.fast_math {
             f.push("-D__USE_FAST_MATH__".into());
         }
@@ -106,6 +107,18 @@ impl<'a> Build<'a> {
             f.push("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1".into());
         }
         f
+    }
+
+    /// Macros nvcc 13.0 defines in both passes besides the `__CUDACC_VER_*__` ones
+    /// (compared with `nvcc -arch=sm_90 --dryrun` on the GPU machine): the virtual
+    /// architectures compiled for (`-D__CUDA_ARCH_LIST__=800,900`) and the runtime API
+    /// version. nvcc's `__NVCC_DIAG_PRAGMA_SUPPORT__` (headers then write
+    /// `#pragma nv_diag_suppress`, which the host compiler warns about) and
+    /// `__CUDACC_DEVICE_ATOMIC_BUILTINS__` (headers then call `__nv_atomic_*` builtins,
+    /// which Cuprite lacks) are left out on purpose.
+    fn nvcc_version_macros(&self) -> Vec<String> {
+        let list: Vec<String> = self.opts.virtual_arch_list().iter().map(u32::to_string).collect();
+        vec![format!("-D__CUDA_ARCH_LIST__={}", list.join(",")), "-D__CUDA_API_VER_MAJOR__=13".into(), "-D__CUDA_API_VER_MINOR__=0".into()]
     }
 
     pub fn host_compile_flags(&self) -> Vec<String> {
@@ -132,6 +145,8 @@ impl<'a> Build<'a> {
         dflags.extend(self.cuda_macros());
         dflags.push(format!("-D__CUDA_ARCH__={}", self.arch * 10));
         dflags.push("-D__CUPRITE_DEVICE_PASS__".into());
+        // As nvcc's device pass (its own math headers key on it).
+        dflags.push("-DCUDA_DOUBLE_MATH_FUNCTIONS".into());
         dflags.extend(self.common_cpp_flags());
         dflags.extend(["-include".into(), "cuda_runtime.h".into()]);
         dflags.extend(self.pre_includes());

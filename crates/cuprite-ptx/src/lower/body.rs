@@ -5,7 +5,7 @@ use super::{ir_type, lerr, LResult, Sink};
 use crate::isa::{Axis, ScalarType, SpecialRegister, StateSpace};
 use crate::parse::{Inst, Loc, Operand, Stmt, VarDecl, VarType};
 use cuprite_ir::{BlockId, Builtin, Const, Dim, GlobalId, InstKind as IK, LocalId, SpecialReg, Terminator, Type, UnaryOp, ValueId};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What a name in a body stands for.
 #[derive(Clone, Debug)]
@@ -37,11 +37,16 @@ pub struct Lowerer<'a> {
     /// The instruction being lowered has `.ftz` on an `.f32` type: its f32 operands and
     /// results are flushed (subnormals become zeros of their sign), as on the GPU.
     ftz: bool,
+    /// Registers derived from the grid workspace address (`%envreg1`/`%envreg2`), and
+    /// whether nvcc's grid-barrier spin was seen, so the next block barrier is the grid
+    /// barrier (`grid.rs`).
+    pub(crate) grid_ws: HashSet<String>,
+    pub(crate) grid_sync_pending: bool,
 }
 
 impl<'a> Lowerer<'a> {
     pub fn new(s: &'a mut dyn Sink) -> Lowerer<'a> {
-        Lowerer { s, scopes: vec![HashMap::new()], labels: vec![HashMap::new()], carry: None, ret_value: None, known_addr: HashMap::new(), prototypes: Vec::new(), ftz: false }
+        Lowerer { s, scopes: vec![HashMap::new()], labels: vec![HashMap::new()], carry: None, ret_value: None, known_addr: HashMap::new(), prototypes: Vec::new(), ftz: false, grid_ws: HashSet::new(), grid_sync_pending: false }
     }
 
     pub(crate) fn bind(&mut self, name: &str, b: Binding) {
@@ -238,6 +243,7 @@ impl<'a> Lowerer<'a> {
         self.ftz = i.has("ftz") && i.mods.iter().any(|m| m == "f32");
         let r = self.guarded_inst(i);
         self.ftz = false;
+        self.track_workspace(i);
         r
     }
 
@@ -512,6 +518,31 @@ impl<'a> Lowerer<'a> {
             }
             S::DynamicSmemSize => self.emit(IK::Special(SpecialReg::DynamicSmemSize), u32t),
             S::TotalSmemSize => return lerr(loc, format!("special register '{full}' is not supported yet")),
+            // The grid workspace address of nvcc's grid barrier (grid.rs): a token, never
+            // dereferenced; the other environment registers have no meaning here.
+            S::EnvReg(1) => self.int(0, &u32t),
+            S::EnvReg(2) => self.int(super::grid::WORKSPACE_TOKEN_LO, &u32t),
+            S::EnvReg(_) => return lerr(loc, format!("special register '{full}' is not supported yet (only %envreg1/%envreg2, the grid barrier's workspace)")),
+            S::ReservedSmemOffset(which) => {
+                // The block's reserved shared memory: a shared variable of its own (its
+                // offset in the shared window), so it overlaps no variable of the program.
+                let Some(g) = self.s.reserved_smem() else {
+                    return lerr(loc, format!("special register '{full}' is not supported in inline asm"));
+                };
+                let a = self.global_u64(g);
+                let w = self.window_u64();
+                let begin = self.bin(cuprite_ir::BinaryOp::Sub, a, w);
+                let begin = self.cast(begin, &u32t);
+                use crate::isa::ReservedSmem as R;
+                match which {
+                    R::Begin | R::Offset0 | R::Offset1 => begin,
+                    R::End => {
+                        let k = self.int(super::RESERVED_SMEM_BYTES as i64, &u32t);
+                        self.bin(cuprite_ir::BinaryOp::Add, begin, k)
+                    }
+                    R::Cap => self.int(super::RESERVED_SMEM_BYTES as i64, &u32t),
+                }
+            }
             // Launches on the CPU device have no clusters (the runtime accepts the cluster
             // attribute without effect): every block is a cluster of one, as on the GPU
             // for a launch without clusters.

@@ -73,6 +73,9 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn inst(&mut self, i: &Inst) -> LResult<()> {
+        if self.is_workspace_access(i) {
+            return self.workspace_access(i);
+        }
         match i.opcode.as_str() {
             "add" | "sub" | "addc" | "subc" => self.add_sub(i),
             "mul" | "mad" | "madc" | "mul24" | "mad24" | "fma" => self.mul_mad(i),
@@ -145,7 +148,9 @@ impl Lowerer<'_> {
             "mma" | "wgmma" | "wmma" | "ldmatrix" | "stmatrix" => {
                 lerr(i.loc, format!("the PTX instruction '{}' (matrix multiply-accumulate) is not supported on the CPU device", i.name()))
             }
-            "tex" | "tld4" | "suld" | "sust" | "sured" | "txq" | "suq" => {
+            "tex" | "tld4" => self.tex(i),
+            "suld" | "sust" => self.surface(i),
+            "sured" | "txq" | "suq" | "tld4s" | "istypep" => {
                 lerr(i.loc, format!("the PTX texture/surface instruction '{}' is not supported yet", i.name()))
             }
             _ => self.unsupported(i),
@@ -511,6 +516,33 @@ impl Lowerer<'_> {
             };
             let h = if bf { self.f32_to_bf16_rn(r) } else { self.f32_to_half_rn(r) };
             // A NaN result is the canonical NaN, 0x7fff (the CPU's default NaN has its sign set).
+            let isnan = self.bin(B::Ne, r, r);
+            let canon = self.int(0x7fff, &self.vty(h));
+            let h = self.select(isnan, canon, h);
+            let h = self.cast(h, &wt);
+            let h = self.bin_k(B::Shl, h, lane * 16);
+            out = self.bin(B::Or, out, h);
+        }
+        self.write(&i.operands[0], out, i.loc)
+    }
+
+    /// `tanh.approx` and `ex2.approx` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`, lane by lane:
+    /// computed in f32 (more accurately than the GPU's approximation, whose error bound
+    /// the result stays within) and rounded to nearest even.
+    fn half_approx_fn(&mut self, i: &Inst, t: ScalarType) -> LResult<()> {
+        self.nops(i, 2)?;
+        let bf = matches!(t, ScalarType::Bf16 | ScalarType::Bf16x2);
+        let lanes = if matches!(t, ScalarType::F16x2 | ScalarType::Bf16x2) { 2 } else { 1 };
+        let wt = if lanes == 2 { Type::U32 } else { Type::U16 };
+        let a = self.read_as(&i.operands[1], &wt, i.loc)?;
+        let f = if i.opcode == "tanh" { M::Tanhf } else { M::Exp2f };
+        let mut out = self.int(0, &wt);
+        for lane in 0..lanes {
+            let x = self.bin_k(B::Shr, a, lane * 16);
+            let x = self.cast(x, &Type::U16);
+            let x = self.widen_half(x, bf);
+            let r = self.math(f, vec![x], Type::F32);
+            let h = if bf { self.f32_to_bf16_rn(r) } else { self.f32_to_half_rn(r) };
             let isnan = self.bin(B::Ne, r, r);
             let canon = self.int(0x7fff, &self.vty(h));
             let h = self.select(isnan, canon, h);
@@ -1363,6 +1395,9 @@ impl Lowerer<'_> {
     fn float_fn(&mut self, i: &Inst) -> LResult<()> {
         self.mods(i, &[])?;
         let t = self.ty(i)?;
+        if is_half(t) && i.has("approx") && matches!(i.opcode.as_str(), "tanh" | "ex2") {
+            return self.half_approx_fn(i, t);
+        }
         self.float_op(i, t, "math")?;
         let f32 = t == ScalarType::F32;
         let ty = ir_type(t).unwrap();

@@ -304,9 +304,10 @@ impl Lowerer<'_> {
         allowed.extend(["global", "shared", "shared::cta", "relaxed", "acquire", "release", "acq_rel", "sc", "cta", "gpu", "sys", "noftz"]);
         self.mods(i, &allowed)?;
         let t = self.ty(i)?;
-        if matches!(t, ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2 | ScalarType::B128) || i.opcode == "red" && false {
+        if t == ScalarType::B128 {
             return self.unsupported(i);
         }
+        let half = matches!(t, ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2);
         let et = match t {
             ScalarType::B32 => Type::U32,
             ScalarType::B64 => Type::U64,
@@ -319,6 +320,14 @@ impl Lowerer<'_> {
         } else {
             Scope::Device
         };
+        if half {
+            let first = usize::from(i.opcode != "red");
+            let addr = match i.operands.get(first) {
+                Some(a) => self.address(a, space_of(i), i)?,
+                None => return lerr(i.loc, format!("'{}' needs an address", i.name())),
+            };
+            return self.atom_half(i, t, scope, addr);
+        }
         let op = match opn.as_str() {
             "add" => AtomicOp::Add,
             "inc" => AtomicOp::Inc,

@@ -14,12 +14,15 @@
 //! `cvta.shared` adds that variable's address, `cvta.to.shared` subtracts it, and
 //! `ld.shared [%r1]` reads at that address plus the (sign-extended) offset.
 
+mod atomic_half;
 mod body;
 mod call;
 mod cvt;
+mod grid;
 mod inst;
 mod mbarrier;
 mod memory;
+mod texture;
 mod warp;
 
 pub mod asm;
@@ -54,7 +57,15 @@ pub trait Sink {
     /// A `.shared` variable declared inside a function body (nvcc's "demoted" variables);
     /// `None` where that cannot be (inline asm).
     fn function_shared(&mut self, name: &str, ty: Type, align: Option<u64>) -> Option<GlobalId>;
+    /// The block's reserved shared memory (`%reserved_smem_offset_*`), one variable of
+    /// `RESERVED_SMEM_BYTES` per module; `None` where there is none (inline asm).
+    fn reserved_smem(&mut self) -> Option<GlobalId> {
+        None
+    }
 }
+
+/// The shared memory reserved per block for the system, as on sm_80 and later (1 KiB).
+pub(crate) const RESERVED_SMEM_BYTES: u64 = 1024;
 
 /// A construct the lowering does not handle, or PTX that is not valid.
 #[derive(Clone, Debug, PartialEq)]

@@ -21,6 +21,8 @@ struct ModState {
     globals: HashMap<String, GlobalId>,
     funcs: HashMap<String, FuncId>,
     blobs: HashMap<(u64, u64), ir::StructId>,
+    /// The block's reserved shared memory, made on first use (`Sink::reserved_smem`).
+    reserved_smem: Option<GlobalId>,
 }
 
 impl ModState {
@@ -60,7 +62,7 @@ pub fn lower_module_text(text: &str) -> LResult<ir::Module> {
 }
 
 pub fn lower_module(pm: &parse::Module) -> LResult<ir::Module> {
-    let mut st = ModState { m: ir::Module::default(), globals: HashMap::new(), funcs: HashMap::new(), blobs: HashMap::new() };
+    let mut st = ModState { m: ir::Module::default(), globals: HashMap::new(), funcs: HashMap::new(), blobs: HashMap::new(), reserved_smem: None };
     if let Some(a) = pm.address_size {
         if a != 64 {
             return lerr(Loc::default(), format!(".address_size {a}: only 64-bit PTX is supported"));
@@ -347,6 +349,26 @@ impl Sink for FuncSink<'_> {
             external: false,
             loc: None,
         });
+        Some(id)
+    }
+
+    fn reserved_smem(&mut self) -> Option<GlobalId> {
+        if let Some(g) = self.st.reserved_smem {
+            return Some(g);
+        }
+        let id = GlobalId(self.st.m.globals.len() as u32);
+        self.st.m.globals.push(ir::Global {
+            name: "__cuprite_reserved_smem".into(),
+            ty: Type::Array(Box::new(Type::U8), super::RESERVED_SMEM_BYTES),
+            space: AddressSpace::Shared,
+            align: Some(16),
+            init: None,
+            host_symbol: None,
+            dynamic_shared: false,
+            external: false,
+            loc: None,
+        });
+        self.st.reserved_smem = Some(id);
         Some(id)
     }
 }

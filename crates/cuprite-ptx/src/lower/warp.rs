@@ -60,7 +60,9 @@ impl Lowerer<'_> {
         if extra != 0 {
             return lerr(i.loc, format!("'{}': a thread count on a barrier is not supported yet", i.name()));
         }
-        self.through(|next| Terminator::Barrier { kind: BarrierKind::Sync, pred: None, result: None, next });
+        // The block barrier after nvcc's grid-barrier spin is the grid barrier (grid.rs).
+        let kind = if std::mem::take(&mut self.grid_sync_pending) { BarrierKind::Grid } else { BarrierKind::Sync };
+        self.through(|next| Terminator::Barrier { kind, pred: None, result: None, next });
         Ok(())
     }
 

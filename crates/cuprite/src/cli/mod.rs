@@ -299,6 +299,26 @@ impl Options {
         Ok(best.unwrap_or(crate::DEFAULT_ARCH))
     }
 
+    /// The virtual architectures compiled for, as nvcc's `__CUDA_ARCH_LIST__` lists them
+    /// (ascending, each once, 900 for sm_90): `-arch`'s and each `-gencode arch=compute_XX`,
+    /// else nvcc 13's default.
+    pub fn virtual_arch_list(&self) -> Vec<u32> {
+        let mut list: Vec<u32> = self.arch.iter().filter_map(|s| parse_arch(s)).collect();
+        for g in &self.gencode {
+            for part in g.split(',') {
+                if let Some(n) = part.trim().strip_prefix("arch=").and_then(|a| parse_arch(a.trim_matches(|c| c == '[' || c == ']' || c == '"'))) {
+                    list.push(n);
+                }
+            }
+        }
+        if list.is_empty() {
+            list.push(crate::DEFAULT_ARCH);
+        }
+        list.sort_unstable();
+        list.dedup();
+        list.iter().map(|n| n * 10).collect()
+    }
+
     pub fn opt_level(&self) -> Result<u8, String> {
         match self.opt.as_deref() {
             None => Ok(3),

@@ -40,6 +40,18 @@ fn gencode_sets_arch() {
     assert_eq!(ok(&multi).compute_capability().unwrap(), 80);
 }
 
+/// `__CUDA_ARCH_LIST__` as nvcc 13.0 defines it (`--dryrun` on the GPU machine:
+/// `-arch=sm_90` → 900, `-arch=sm_75` → 750, two `-gencode`s for 80 and 90 → 800,900).
+#[test]
+fn virtual_arch_list_is_nvccs() {
+    assert_eq!(ok(&["-arch=sm_90", "x.cu"]).virtual_arch_list(), vec![900]);
+    assert_eq!(ok(&["x.cu"]).virtual_arch_list(), vec![crate::DEFAULT_ARCH * 10]);
+    let multi = ["-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_80,code=sm_80", "x.cu"];
+    assert_eq!(ok(&multi).virtual_arch_list(), vec![800, 900]);
+    let cmake = ["--generate-code=arch=compute_90,code=[compute_90,sm_90]", "--generate-code=arch=compute_75,code=[compute_75,sm_75]", "x.cu"];
+    assert_eq!(ok(&cmake).virtual_arch_list(), vec![750, 900]);
+}
+
 #[test]
 fn unknown_flag_is_an_error() {
     assert_eq!(parse(&["-frobnicate", "x.cu"]).unwrap_err(), "Unknown option '-frobnicate'");
