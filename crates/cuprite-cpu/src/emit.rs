@@ -970,8 +970,10 @@ impl<'m> ModCx<'m> {
                 Some(id(format!("__bres{k}")).assign(v).stmt())
             };
             if warp {
-                // Every region ends in the scheduler, which picks the next one.
-                rb.push(sched_switch(ver));
+                // Every region ends in the scheduler, which picks the next one: one
+                // dispatch after the last region (a switch per region would make the C
+                // quadratic in the number of regions).
+                rb.push(Stmt::Goto(format!("{ver}__dispatch")));
                 blk.push(Stmt::Block(rb));
                 continue;
             }
@@ -1015,6 +1017,10 @@ impl<'m> ModCx<'m> {
                 }
             }
             blk.push(Stmt::Block(rb));
+        }
+        if warp {
+            blk.push(Stmt::Label(format!("{ver}__dispatch")));
+            blk.push(sched_switch(ver));
         }
         version_bodies.push(std::mem::take(&mut blk));
         }
