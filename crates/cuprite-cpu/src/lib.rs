@@ -36,6 +36,7 @@ mod inline;
 mod lane_disjoint;
 mod lockstep;
 mod simt;
+mod split;
 mod stride_affine;
 mod stride_loop;
 mod thread_range;
@@ -89,7 +90,11 @@ pub struct KernelResources {
 
 /// The generated C file and the kernels' resources.
 pub struct Emitted {
+    /// The C file (with the module table): self-contained, or the first of several
+    /// translation units.
     pub c: String,
+    /// The other translation units (`emit_units`): kernels the first one's table names.
+    pub units: Vec<String>,
     pub kernels: Vec<KernelResources>,
 }
 
@@ -100,6 +105,14 @@ pub fn emit_c(module: &Module, opts: &EmitOptions) -> Result<String, Vec<Backend
 
 /// Generates the C file for a module, with the resources of each kernel.
 pub fn emit(module: &Module, opts: &EmitOptions) -> Result<Emitted, Vec<BackendError>> {
+    emit_units(module, opts, 1)
+}
+
+/// Generates the C for a module as at most `units` translation units (`split.rs`), so
+/// that they can be compiled in parallel; one where the module cannot be split (a
+/// function's address is taken) or has fewer than two kernels. Objects of several units
+/// must be linked together (`ld -r`), their hidden symbols made local.
+pub fn emit_units(module: &Module, opts: &EmitOptions, units: usize) -> Result<Emitted, Vec<BackendError>> {
     // The SIMT transformation keeps only locals live across cut points, and the passes
     // below assume block-local values: values that cross blocks go through locals.
     let mut block_local = module.clone();
@@ -130,11 +143,10 @@ pub fn emit(module: &Module, opts: &EmitOptions) -> Result<Emitted, Vec<BackendE
     if !cx.errors.is_empty() {
         return Err(cx.errors);
     }
-    let mut p = cast::Printer::new();
-    for it in &items {
-        p.item(it);
-    }
-    Ok(Emitted { c: p.finish(), kernels: cx.resources })
+    let units = if split::splittable(module) { units } else { 1 };
+    let mut texts = split::print_parts(&items, units);
+    let c = texts.remove(0);
+    Ok(Emitted { c, units: texts, kernels: cx.resources })
 }
 
 /// Flags the driver passes to the host C compiler for the generated file.

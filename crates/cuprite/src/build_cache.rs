@@ -303,6 +303,56 @@ fn try_store(key: &str, read: &[PathBuf], products: &[PathBuf], diagnostics: &st
     std::fs::rename(staging.keep(), &target).ok()
 }
 
+/// The cache key of an object the C compiler makes from generated C (one translation
+/// unit of device code): the compiler (which file, size, mtime), its flags and the C.
+/// An unchanged unit (a build whose host code changed, or that left this kernel alone)
+/// is not compiled again.
+pub fn object_key(cc: &str, flags: &[String], c_text: &str) -> String {
+    let mut inv = Invocation { hasher: blake3::Hasher::new() };
+    inv.add(&format!("cuprite object cache {FORMAT}"));
+    inv.add_program(cc);
+    for f in flags {
+        inv.add(f);
+    }
+    inv.add(c_text);
+    format!("o-{}", inv.finish())
+}
+
+/// Copies the cached object of `key` to `out`; false when there is none (or the cache
+/// is off). The entry counts as used now (for trimming).
+pub fn object_lookup(key: &str, out: &Path) -> bool {
+    if !enabled() {
+        return false;
+    }
+    let dir = builds_dir().join(key);
+    if std::fs::copy(dir.join("object"), out).is_err() {
+        return false;
+    }
+    let _ = std::fs::write(dir.join("manifest"), b"");
+    true
+}
+
+/// Stores `object` under `key` (entries live beside the builds', under the same size
+/// limit; `manifest` marks the time of last use). Failing to store costs only time.
+pub fn object_store(key: &str, object: &Path) {
+    if !enabled() {
+        return;
+    }
+    let builds = builds_dir();
+    let stored = (|| {
+        std::fs::create_dir_all(&builds).ok()?;
+        let staging = tempfile::Builder::new().prefix(".staging-").tempdir_in(&builds).ok()?;
+        std::fs::copy(object, staging.path().join("object")).ok()?;
+        std::fs::write(staging.path().join("manifest"), b"").ok()?;
+        let target = builds.join(key);
+        let _ = std::fs::remove_dir_all(&target);
+        std::fs::rename(staging.keep(), &target).ok()
+    })();
+    if stored.is_some() {
+        trim();
+    }
+}
+
 /// Removes the least recently used entries while the cache is over its size limit.
 fn trim() {
     let limit = std::env::var("CUPRITE_CACHE_SIZE").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(DEFAULT_SIZE_LIMIT);

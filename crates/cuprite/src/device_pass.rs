@@ -243,6 +243,12 @@ fn demangled_base(symbol: &str) -> Option<String> {
 /// The generated file also tells the runtime which compute capability `-arch` selected,
 /// so that the device reports and enforces its limits.
 pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<String, String> {
+    emit_units(module, input, arch, opts, 1).map(|(c, _)| c)
+}
+
+/// `emit`, as at most `units` C translation units (`cuprite_cpu::emit_units`): the first,
+/// with the module table, and the others.
+pub fn emit_units(module: &Module, input: &Path, arch: u32, opts: &Options, units: usize) -> Result<(String, Vec<String>), String> {
     let emit_opts = cuprite_cpu::EmitOptions {
         line_directives: opts.device_debug,
         source_name: input.display().to_string(),
@@ -251,7 +257,7 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
     let arch_ctor = format!(
         "\n__attribute__((constructor)) static void __cuprite_select_arch(void) {{ __cuprite_set_target_arch({arch}u); }}\n"
     );
-    let emitted = cuprite_cpu::emit(module, &emit_opts).map_err(|errors| {
+    let emitted = cuprite_cpu::emit_units(module, &emit_opts, units).map_err(|errors| {
         for e in &errors {
             match e.loc {
                 Some(loc) => {
@@ -272,7 +278,7 @@ pub fn emit(module: &Module, input: &Path, arch: u32, opts: &Options) -> Result<
     if opts.verbose {
         eprint!("{}", crate::resources::execution_notes(&emitted.kernels));
     }
-    Ok(emitted.c + &arch_ctor)
+    Ok((emitted.c + &arch_ctor, emitted.units))
 }
 
 #[cfg(test)]

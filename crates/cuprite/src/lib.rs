@@ -10,6 +10,7 @@ pub mod host_rewrite;
 pub mod ice;
 pub mod install;
 pub mod module_image;
+pub mod parallel;
 pub mod pipeline;
 pub mod ptx_embed;
 pub mod ptx_math;

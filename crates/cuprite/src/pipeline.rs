@@ -317,17 +317,55 @@ impl<'a> Build<'a> {
     /// Generates C for a module's device code and compiles it into `device_o`. `source`
     /// names the translation unit (or the device link) in messages and `#line`s.
     pub fn compile_device_code(&self, module: &cuprite_ir::Module, source: &Path, device_c: &Path, device_o: &Path) -> Result<(), String> {
-        let mut c_text = device_pass::emit(module, source, self.arch, self.opts)?;
+        // One C translation unit per group of kernels, compiled at once on the cores (or
+        // make's job slots) this build may use; one unit when only one compiler may run.
+        let slots = crate::parallel::slots();
+        let units = if self.tools.dryrun { 1 } else { slots.limit() };
+        let (mut c_text, more) = device_pass::emit_units(module, source, self.arch, self.opts, units)?;
         c_text.push_str(&crate::ptx_embed::registration_c(module, self.arch));
-        std::fs::write(device_c, c_text).map_err(|e| format!("cannot write {}: {e}", device_c.display()))?;
         let mut dcflags = vec!["-c".to_string()];
         // nvcc optimises device code unless -G asks for debuggable device code.
         dcflags.extend(cuprite_cpu::c_compiler_flags(if self.opts.device_debug { 0 } else { self.opt_level.max(2) }));
         if self.opts.device_debug || self.opts.debug {
             dcflags.push("-g".into());
         }
-        dcflags.extend([device_c.display().to_string(), "-o".into(), device_o.display().to_string()]);
-        self.tools.run(&self.tools.cc, &dcflags).map(drop)
+        // Each unit's object is cached by its content (`build_cache::object_key`); not
+        // under -v or -keep, which turn the build cache off too.
+        let compile = |c: &Path, o: &Path, text: &str| {
+            let cached = !(self.tools.verbose || self.opts.keep || self.opts.keep_dir.is_some());
+            let key = cached.then(|| crate::build_cache::object_key(&self.tools.cc, &dcflags, text));
+            if key.as_deref().is_some_and(|k| crate::build_cache::object_lookup(k, o)) {
+                return Ok(());
+            }
+            let mut flags = dcflags.clone();
+            flags.extend([c.display().to_string(), "-o".into(), o.display().to_string()]);
+            self.tools.run(&self.tools.cc, &flags)?;
+            if let Some(k) = &key {
+                crate::build_cache::object_store(k, o);
+            }
+            Ok(())
+        };
+        let write = |path: &Path, text: &str| std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()));
+        if more.is_empty() {
+            write(device_c, &c_text)?;
+            return compile(device_c, device_o, &c_text);
+        }
+        // NAME.cudafe.device.c (the module table), then NAME.cudafe.device.1.c, ….
+        write(device_c, &c_text)?;
+        let mut files = vec![(device_c.to_path_buf(), device_o.with_extension("0.o"), c_text)];
+        for (i, text) in more.into_iter().enumerate() {
+            let c = device_c.with_extension(format!("{}.c", i + 1));
+            write(&c, &text)?;
+            files.push((c, device_o.with_extension(format!("{}.o", i + 1)), text));
+        }
+        slots.run_all(files.iter().map(|(c, o, text)| move || compile(c, o, text)).collect())?;
+        // One object, whose symbols shared between the units (hidden) are local again.
+        let mut ld = vec!["-r".to_string(), "-nostdlib".into()];
+        ld.extend(files.iter().map(|(_, o, _)| o.display().to_string()));
+        let merged = device_o.with_extension("units.o");
+        ld.extend(["-o".into(), merged.display().to_string()]);
+        self.tools.run(&self.tools.cxx, &ld)?;
+        self.tools.run(&self.tools.objcopy, &["--localize-hidden".to_string(), merged.display().to_string(), device_o.display().to_string()]).map(drop)
     }
 
     /// Under `-keep`/`--keep-dir`, the printed IR (`cuprite_ir::print`) joins the kept

@@ -169,3 +169,49 @@ fn the_cache_can_be_turned_off_and_failures_are_not_cached() {
     assert!(!second.status.success());
     assert!(text(&second.stderr).contains("undeclared"), "the error is reported again: {}", text(&second.stderr));
 }
+
+/// Device C is compiled per translation unit and cached by content: a build whose host
+/// code changed (the device code did not) compiles no device C. With several kernels,
+/// the units are separate C files (`MAKEFLAGS=-j2`, no jobserver: two at once).
+#[test]
+fn a_host_only_edit_reuses_the_compiled_device_code() {
+    let s = Setup::new();
+    let program = |greeting: &str| {
+        format!(
+            "#include <cstdio>\n__device__ int twice(int x) {{ return 2 * x; }}\n\
+             __global__ void a(int *o) {{ o[0] = twice(21); }}\n\
+             __global__ void b(int *o) {{ o[1] = twice(o[0]); }}\n\
+             int main() {{ int *d, h[2]; cudaMalloc(&d, 8); a<<<1, 1>>>(d); b<<<1, 1>>>(d);\n\
+             cudaMemcpy(h, d, 8, cudaMemcpyDeviceToHost); printf(\"{greeting} %d %d\\n\", h[0], h[1]); return 0; }}\n"
+        )
+    };
+    // C compiles of generated device C (not the C++ preprocessor's device view).
+    let device_compiles = || {
+        let log = std::fs::read_to_string(s.path("compiler.log")).unwrap_or_default();
+        log.lines().filter(|l| l.split_whitespace().next().is_some_and(|w| w.ends_with("cc-wrapper")) && l.contains(".cudafe.device.")).count()
+    };
+    let build = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cuprite"))
+            .args(args)
+            .current_dir(s.dir.path())
+            .env("CUPRITE_CACHE_DIR", s.path("cache"))
+            .env("CXX", s.path("cxx-wrapper"))
+            .env("CC", s.path("cc-wrapper"))
+            .env("MAKEFLAGS", "-j2")
+            .env_remove("CUPRITE_CACHE")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "cuprite {args:?} failed:\n{}{}", text(&out.stdout), text(&out.stderr));
+        out
+    };
+    s.write("app.cu", &program("hello"));
+    let out = build(&["run", "app.cu"]);
+    assert_eq!(text(&out.stdout), "hello 42 84\n");
+    let first = device_compiles();
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    assert_eq!(first, cores.min(2), "one C file per group of kernels");
+    s.write("app.cu", &program("hi"));
+    let out = build(&["run", "app.cu"]);
+    assert_eq!(text(&out.stdout), "hi 42 84\n");
+    assert_eq!(device_compiles(), first, "the device code is unchanged: its objects come from the cache");
+}

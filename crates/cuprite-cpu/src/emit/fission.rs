@@ -70,11 +70,17 @@ impl<'m> ModCx<'m> {
         // Two copies of the block body, as for barrier-free kernels (`emit_kernel`):
         // blocks with indices below 2^21 run one where 32-bit index arithmetic provably
         // does not wrap, which the C compiler vectorises more often.
+        // The general copy is left out when the fast one used nothing it may not.
+        self.used_block_bound.set(false);
         let fast = self.fissioned_block(f, regions, plan, &lv, &remat_subst, &shared_off, need_ctx, "", &mut errs);
-        let general = self.fissioned_block(f, regions, plan, &lv, &remat_subst, &shared_off, need_ctx, "g_", &mut errs);
-        let small = |v: &str| id(v).bin("<", lit("0x200000u"));
-        let cond = small("__bx").bin("&&", small("__by")).bin("&&", small("__bz"));
-        blk.push(Stmt::If { cond, then: fast, else_: general });
+        if self.used_block_bound.get() {
+            let general = self.fissioned_block(f, regions, plan, &lv, &remat_subst, &shared_off, need_ctx, "g_", &mut errs);
+            let small = |v: &str| id(v).bin("<", lit("0x200000u"));
+            let cond = small("__bx").bin("&&", small("__by")).bin("&&", small("__bz"));
+            blk.push(Stmt::If { cond, then: fast, else_: general });
+        } else {
+            blk.extend(fast);
+        }
         blk.push(Stmt::Label("__block_done".into()));
         body.push(Stmt::For {
             init: Some(Box::new(Stmt::decl(CType::named("uint64_t"), "__blk", Some(id("__run").arrow("first_block"))))),
