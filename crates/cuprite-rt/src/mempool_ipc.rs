@@ -77,15 +77,16 @@ impl Backing {
     }
 
     /// The backing of a pool another process exported, from its descriptor (which the
-    /// caller keeps: this takes a duplicate). A descriptor that is not such a pool's is
-    /// cudaErrorInvalidValue.
+    /// caller keeps: this takes a duplicate). A negative or closed descriptor is
+    /// cudaErrorInvalidValue; an open one that is not such a pool's is cudaErrorUnknown,
+    /// as an H100 with CUDA 13 answers for `/dev/null`.
     pub fn import(fd: c_int) -> Result<Arc<Backing>> {
         if fd < 0 {
             return Err(error::INVALID_VALUE);
         }
         let link = std::fs::read_link(format!("/proc/self/fd/{fd}")).map_err(|_| error::INVALID_VALUE)?;
         if !link.to_string_lossy().starts_with(&format!("/memfd:{MEMFD_NAME}")) {
-            return Err(error::INVALID_VALUE);
+            return Err(error::UNKNOWN);
         }
         let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
         if dup < 0 {
@@ -267,7 +268,10 @@ mod tests {
         assert_eq!(imported.import_pointer(&unsafe { std::mem::zeroed() }), Err(error::INVALID_VALUE));
         assert_eq!(pool.import_pointer(&data), Err(error::INVALID_VALUE));
         assert_eq!(export_pointer(q), Err(error::INVALID_VALUE), "imported memory is not re-exported");
-        assert_eq!(Backing::import(0).err(), Some(error::INVALID_VALUE), "stdin is no pool");
+        let devnull = std::fs::File::open("/dev/null").unwrap();
+        use std::os::fd::AsRawFd;
+        assert_eq!(Backing::import(devnull.as_raw_fd()).err(), Some(error::UNKNOWN), "an open file that is no pool");
+        assert_eq!(Backing::import(-1).err(), Some(error::INVALID_VALUE));
         assert!(release(q) && release(p) && release(r));
         assert!(!release(p), "freed once");
     }
