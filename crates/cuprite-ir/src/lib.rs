@@ -22,6 +22,7 @@ pub mod ftz;
 pub mod instrument;
 pub mod link;
 pub mod math;
+pub mod operands;
 pub mod print;
 pub mod verify;
 

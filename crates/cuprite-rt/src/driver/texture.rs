@@ -274,6 +274,31 @@ pub struct DrvTextureDesc {
     reserved: [i32; 12],
 }
 
+impl DrvTextureDesc {
+    /// The driver's form of a runtime texture descriptor (also what the GPU device hands
+    /// to NVIDIA's `cuTexObjectCreate`). `integer`: the texels are integers, the only
+    /// ones `CU_TRSF_READ_AS_INTEGER` applies to.
+    pub(crate) fn from_runtime(t: &TextureDesc, integer: bool) -> DrvTextureDesc {
+        let flag = |on: bool, f: u32| if on { f } else { 0 };
+        DrvTextureDesc {
+            address_mode: t.address_mode,
+            filter_mode: t.filter_mode,
+            flags: flag(integer && t.read_mode == 0, TRSF_READ_AS_INTEGER)
+                | flag(t.normalized_coords != 0, TRSF_NORMALIZED_COORDINATES)
+                | flag(t.srgb != 0, TRSF_SRGB)
+                | flag(t.disable_trilinear_optimization != 0, TRSF_DISABLE_TRILINEAR_OPTIMIZATION)
+                | flag(t.seamless_cubemap != 0, TRSF_SEAMLESS_CUBEMAP),
+            max_anisotropy: t.max_anisotropy,
+            mipmap_filter_mode: t.mipmap_filter_mode,
+            mipmap_level_bias: t.mipmap_level_bias,
+            min_mipmap_level_clamp: t.min_mipmap_level_clamp,
+            max_mipmap_level_clamp: t.max_mipmap_level_clamp,
+            border_color: t.border_color,
+            reserved: [0; 12],
+        }
+    }
+}
+
 fn read<T: Copy>(r: &[u64; 16]) -> T {
     unsafe { (r.as_ptr() as *const T).read() }
 }
@@ -410,23 +435,7 @@ pub extern "C" fn cuTexObjectGetTextureDesc(d: *mut DrvTextureDesc, h: u64) -> C
             let mut res = ResourceDesc { res_type: 0, res: [0; 16], flags: 0 };
             let _ = rtt::cudaGetTextureObjectResourceDesc(&mut res, h);
             let integer = texel_format(&res).ok().flatten().is_some_and(|f| f.f != 2);
-            let flag = |on: bool, f: u32| if on { f } else { 0 };
-            DrvTextureDesc {
-                address_mode: tex.address_mode,
-                filter_mode: tex.filter_mode,
-                flags: flag(integer && tex.read_mode == 0, TRSF_READ_AS_INTEGER)
-                    | flag(tex.normalized_coords != 0, TRSF_NORMALIZED_COORDINATES)
-                    | flag(tex.srgb != 0, TRSF_SRGB)
-                    | flag(tex.disable_trilinear_optimization != 0, TRSF_DISABLE_TRILINEAR_OPTIMIZATION)
-                    | flag(tex.seamless_cubemap != 0, TRSF_SEAMLESS_CUBEMAP),
-                max_anisotropy: tex.max_anisotropy,
-                mipmap_filter_mode: tex.mipmap_filter_mode,
-                mipmap_level_bias: tex.mipmap_level_bias,
-                min_mipmap_level_clamp: tex.min_mipmap_level_clamp,
-                max_mipmap_level_clamp: tex.max_mipmap_level_clamp,
-                border_color: tex.border_color,
-                reserved: [0; 12],
-            }
+            DrvTextureDesc::from_runtime(&tex, integer)
         });
         out(d, desc)
     })

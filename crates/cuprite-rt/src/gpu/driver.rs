@@ -75,21 +75,6 @@ pub struct ResDesc {
     pub flags: c_uint,
 }
 
-/// `CUDA_TEXTURE_DESC`.
-#[repr(C)]
-pub struct TexDesc {
-    pub address_mode: [c_int; 3],
-    pub filter_mode: c_int,
-    pub flags: c_uint,
-    pub max_anisotropy: c_uint,
-    pub mipmap_filter_mode: c_int,
-    pub mipmap_level_bias: f32,
-    pub min_mipmap_level_clamp: f32,
-    pub max_mipmap_level_clamp: f32,
-    pub border_color: [f32; 4],
-    pub reserved: [c_int; 12],
-}
-
 pub const CUDA_ERROR_NOT_READY: CUresult = 600;
 pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
 pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
@@ -162,7 +147,7 @@ driver_api! {
     memcpy3d = "cuMemcpy3D_v2": fn(*const Memcpy3D) -> CUresult;
     mipmapped_array_create = "cuMipmappedArrayCreate": fn(*mut CUmipmappedArray, *const Array3DDesc, c_uint) -> CUresult;
     mipmapped_array_get_level = "cuMipmappedArrayGetLevel": fn(*mut CUarray, CUmipmappedArray, c_uint) -> CUresult;
-    tex_object_create = "cuTexObjectCreate": fn(*mut u64, *const ResDesc, *const TexDesc, *const c_void) -> CUresult;
+    tex_object_create = "cuTexObjectCreate": fn(*mut u64, *const ResDesc, *const crate::driver::texture::DrvTextureDesc, *const c_void) -> CUresult;
     surf_object_create = "cuSurfObjectCreate": fn(*mut u64, *const ResDesc) -> CUresult;
 }
 

@@ -15,7 +15,7 @@ use super::driver::*;
 use super::GpuDevice;
 use cuprite_image::Image;
 use cuprite_ir::{FunctionKind, Module};
-use std::ffi::{c_void, CString};
+use std::ffi::CString;
 
 /// The text of `data` when it is PTX (it has `.version` and an entry).
 fn ptx_text(data: &[u8]) -> Option<&str> {
@@ -87,15 +87,7 @@ impl GpuDevice {
     /// JIT-compiles one module's PTX and records its kernels and variables.
     unsafe fn load_late(&self, text: &str, kernels: &[(String, String)], vars: &[(usize, String)]) -> Result<(), String> {
         let text = CString::new(text).map_err(|_| "the PTX holds a NUL byte".to_string())?;
-        let mut log = vec![0u8; 16384];
-        let mut opts = [CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
-        let mut vals = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
-        let mut module: CUmodule = std::ptr::null_mut();
-        let r = (self.drv.module_load_data_ex)(&mut module, text.as_ptr() as *const c_void, 2, opts.as_mut_ptr(), vals.as_mut_ptr());
-        if r != 0 {
-            let log = String::from_utf8_lossy(&log[..log.iter().position(|b| *b == 0).unwrap_or(0)]).into_owned();
-            return Err(format!("the driver refused the module's PTX ({}): {log}", self.drv.error_string(r)));
-        }
+        let module = self.jit_ptx(&text, "the module's PTX")?;
         let mut late = self.late.lock().unwrap_or_else(|e| e.into_inner());
         for (sym, name) in kernels {
             let cname = CString::new(name.as_str()).unwrap_or_default();

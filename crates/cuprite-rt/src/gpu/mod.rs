@@ -193,6 +193,21 @@ impl GpuDevice {
         Ok(())
     }
 
+    /// Hands PTX text (NUL-terminated) to the driver's JIT; on refusal, the driver's
+    /// error log, naming `what` was refused.
+    pub(crate) unsafe fn jit_ptx(&self, text: &std::ffi::CStr, what: &str) -> std::result::Result<CUmodule, String> {
+        let mut log = vec![0u8; 16384];
+        let mut opts = [CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+        let mut vals = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+        let mut module: CUmodule = std::ptr::null_mut();
+        let r = (self.drv.module_load_data_ex)(&mut module, text.as_ptr() as *const c_void, 2, opts.as_mut_ptr(), vals.as_mut_ptr());
+        if r != 0 {
+            let log = String::from_utf8_lossy(&log[..log.iter().position(|b| *b == 0).unwrap_or(0)]).into_owned();
+            return Err(format!("the driver refused {what} ({}): {log}", self.drv.error_string(r)));
+        }
+        Ok(module)
+    }
+
     /// JIT-compiles every registered module and finds its kernels and variables.
     unsafe fn load_modules(&mut self) -> std::result::Result<(), String> {
         let mut functions = HashMap::new();
@@ -215,15 +230,7 @@ impl GpuDevice {
                     }
                     continue;
                 };
-                let mut log = vec![0u8; 16384];
-                let mut opts = [CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
-                let mut vals = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
-                let mut module: CUmodule = std::ptr::null_mut();
-                let r = (self.drv.module_load_data_ex)(&mut module, text.as_ptr() as *const c_void, 2, opts.as_mut_ptr(), vals.as_mut_ptr());
-                if r != 0 {
-                    let log = String::from_utf8_lossy(&log[..log.iter().position(|b| *b == 0).unwrap_or(0)]).into_owned();
-                    return Err(format!("the driver refused the program's PTX ({}): {log}", self.drv.error_string(r)));
-                }
+                let module = self.jit_ptx(text, "the program's PTX")?;
                 let (mut grid, mut size) = (0u64, 0usize);
                 let has_grid = (self.drv.module_get_global)(&mut grid, &mut size, module, c"__cuprite_grid_state".as_ptr()) == 0;
                 for (sym, name) in &m.kernels {

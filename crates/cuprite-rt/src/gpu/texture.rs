@@ -15,6 +15,7 @@
 
 use super::driver::*;
 use super::GpuDevice;
+use crate::driver::texture::DrvTextureDesc;
 use crate::error::{self, Result};
 use crate::texture::array::{Array, CUBEMAP, LAYERED, SURFACE_LOAD_STORE, TEXTURE_GATHER};
 use crate::texture::format::{ChannelDesc, KIND_FLOAT};
@@ -187,31 +188,6 @@ fn resource(g: &GpuDevice, s: &mut State, r: &ResourceDesc, writable: bool) -> R
     Ok(d)
 }
 
-const TRSF_READ_AS_INTEGER: u32 = 0x01;
-const TRSF_NORMALIZED_COORDINATES: u32 = 0x02;
-const TRSF_SRGB: u32 = 0x10;
-const TRSF_DISABLE_TRILINEAR_OPTIMIZATION: u32 = 0x20;
-const TRSF_SEAMLESS_CUBEMAP: u32 = 0x40;
-
-fn texture_desc(t: &TextureDesc, integer: bool) -> TexDesc {
-    let flag = |on: bool, f: u32| if on { f } else { 0 };
-    TexDesc {
-        address_mode: t.address_mode,
-        filter_mode: t.filter_mode,
-        flags: flag(integer && t.read_mode == 0, TRSF_READ_AS_INTEGER)
-            | flag(t.normalized_coords != 0, TRSF_NORMALIZED_COORDINATES)
-            | flag(t.srgb != 0, TRSF_SRGB)
-            | flag(t.disable_trilinear_optimization != 0, TRSF_DISABLE_TRILINEAR_OPTIMIZATION)
-            | flag(t.seamless_cubemap != 0, TRSF_SEAMLESS_CUBEMAP),
-        max_anisotropy: t.max_anisotropy,
-        mipmap_filter_mode: t.mipmap_filter_mode,
-        mipmap_level_bias: t.mipmap_level_bias,
-        min_mipmap_level_clamp: t.min_mipmap_level_clamp,
-        max_mipmap_level_clamp: t.max_mipmap_level_clamp,
-        border_color: t.border_color,
-        reserved: [0; 12],
-    }
-}
 
 /// The channel kind of a resource's texels.
 fn texel_kind(r: &ResourceDesc) -> i32 {
@@ -228,7 +204,7 @@ pub fn texture_object(g: &GpuDevice, res: &ResourceDesc, tex: &TextureDesc, host
     g.current();
     with(|s| {
         let r = resource(g, s, res, false)?;
-        let t = texture_desc(tex, texel_kind(res) != KIND_FLOAT);
+        let t = DrvTextureDesc::from_runtime(tex, texel_kind(res) != KIND_FLOAT);
         let mut h = 0u64;
         g.result(unsafe { (g.drv.tex_object_create)(&mut h, &r, &t, std::ptr::null()) })?;
         s.handles.insert(h, host);

@@ -12,7 +12,7 @@
 //! nothing is fused are left as they were. Only products and sums written with the
 //! source operators take part (`contractable`), never intrinsics or inline PTX.
 
-use super::ir_map::{inst_uses, map_inst, map_term};
+use cuprite_ir::operands::{inst_uses, map_inst, map_term, term_uses};
 use cuprite_ir::*;
 use std::collections::{HashMap, HashSet};
 
@@ -444,7 +444,7 @@ fn fuse(m: &Module, lu: &LocalUse, bi: usize, insts: Vec<Inst>, instance: &[u32]
             uses.entry(u).or_default().push(kind);
         }
     }
-    for u in super::ir_map::term_uses(term) {
+    for u in term_uses(term) {
         let u = fl.resolve(u);
         for (_, x) in fl.agg.get(&u).map(Vec::as_slice).unwrap_or(&[]) {
             uses.entry(fl.resolve(*x)).or_default().push(Use::Other);

@@ -3,7 +3,6 @@
 
 mod contract_inlined;
 mod func;
-mod ir_map;
 mod vtable;
 
 use crate::check::{eval_const, CVal};

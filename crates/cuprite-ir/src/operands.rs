@@ -1,9 +1,11 @@
-//! Operand walks and renaming over IR instructions, for passes that copy instructions
-//! (`contract_inlined.rs`).
+//! Operand walks and renaming over IR instructions and terminators: what a pass needs
+//! to find the values an instruction reads, or to copy it with values, blocks and locals
+//! renamed (the CPU back-end's inliner and fission, sema's contraction after inlining).
 
-use cuprite_ir::*;
+use crate::*;
 
-pub(crate) fn inst_uses(k: &InstKind) -> Vec<ValueId> {
+/// The values `k` reads, in operand order.
+pub fn inst_uses(k: &InstKind) -> Vec<ValueId> {
     match k {
         InstKind::Const(_) | InstKind::Special(_) | InstKind::LoadLocal(_) | InstKind::LocalAddr(_) | InstKind::GlobalAddr(_) | InstKind::FuncAddr(_) => vec![],
         InstKind::Unary(_, a) | InstKind::Cast(a) | InstKind::Bitcast(a) => vec![*a],
@@ -25,7 +27,8 @@ pub(crate) fn inst_uses(k: &InstKind) -> Vec<ValueId> {
     }
 }
 
-pub(crate) fn term_uses(t: &Terminator) -> Vec<ValueId> {
+/// The values a terminator reads.
+pub fn term_uses(t: &Terminator) -> Vec<ValueId> {
     match t {
         Terminator::Branch { cond, .. } => vec![*cond],
         Terminator::Switch { value, .. } => vec![*value],
@@ -36,7 +39,8 @@ pub(crate) fn term_uses(t: &Terminator) -> Vec<ValueId> {
     }
 }
 
-pub(crate) fn map_inst(k: &InstKind, v: &dyn Fn(ValueId) -> ValueId, l: &dyn Fn(LocalId) -> LocalId) -> InstKind {
+/// `k` with its values renamed by `v` and its locals by `l`.
+pub fn map_inst(k: &InstKind, v: &dyn Fn(ValueId) -> ValueId, l: &dyn Fn(LocalId) -> LocalId) -> InstKind {
     use InstKind::*;
     match k {
         Const(c) => Const(c.clone()),
@@ -70,7 +74,8 @@ pub(crate) fn map_inst(k: &InstKind, v: &dyn Fn(ValueId) -> ValueId, l: &dyn Fn(
     }
 }
 
-pub(crate) fn map_term(
+/// A terminator with its values, blocks and locals renamed.
+pub fn map_term(
     t: &Terminator,
     v: &dyn Fn(ValueId) -> ValueId,
     b: &dyn Fn(BlockId) -> BlockId,
