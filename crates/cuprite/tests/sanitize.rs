@@ -255,6 +255,11 @@ const INTENDED: &[(&str, &str)] = &[
     // A genuine race: threads t and t + 32 (two warps) store different values to
     // `sb[t & 31]` with no barrier between (the values read later do not depend on it).
     ("half_misc", "racecheck"),
+    // Known false positive, not fixed: racecheck sometimes reports `data[me]` (line 83)
+    // against the read after `bar->arrive_and_wait()` (line 85) in `device_scope`, a
+    // device-scope `cuda::barrier` across the blocks of a cooperative launch. It depends
+    // on the schedule (CI saw it once in two runs), so it is skipped, not asserted.
+    ("cuda_barrier_counts", "racecheck"),
 ];
 
 /// Lines of a report that are device-side findings (not API errors, leaks, summaries).
