@@ -146,9 +146,11 @@ pub struct Exported {
 /// Device code from a PTX module instead of the `.cu` file's own (`DEVICE_PTX_ENV`):
 /// kernels are the PTX entries, keyed by their (mangled) names as stubs are; PTX
 /// variables without a host shadow in this translation unit are device-only data.
-pub fn module_from_ptx(path: &Path, host_object: &Path) -> Result<Module, String> {
+/// `fmad` is what nvcc would tell ptxas (`-fmad`, off under `-G`).
+pub fn module_from_ptx(path: &Path, host_object: &Path, fmad: bool) -> Result<Module, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut module = cuprite_ptx::lower::module::lower_module_text(&text).map_err(|e| format!("{}:{}:{}: error: {}", path.display(), e.loc.line, e.loc.col, e.message))?;
+    let opts = cuprite_ptx::lower::module::LowerOptions { fmad };
+    let mut module = cuprite_ptx::lower::module::lower_module_text_with(&text, opts).map_err(|e| format!("{}:{}:{}: error: {}", path.display(), e.loc.line, e.loc.col, e.message))?;
     let defined = defined_symbols(host_object)?;
     for g in &mut module.globals {
         if g.host_symbol.as_ref().is_some_and(|s| !defined.contains_key(s)) {

@@ -269,7 +269,8 @@ impl<'a> Build<'a> {
             // Testing hook: the device code comes from PTX (nvcc's, or Cuprite's own
             // PTX back-end's) through the PTX front-end, bound to this host code.
             crate::build_cache::record(PathBuf::from(&ptx));
-            module = device_pass::module_from_ptx(Path::new(&ptx), &host_o)?;
+            let fmad = Options::bool_flag(&self.opts.fmad, true)? && !self.opts.device_debug;
+            module = device_pass::module_from_ptx(Path::new(&ptx), &host_o, fmad)?;
         }
         // Stubs and shadows with internal linkage get TU-unique global names, so that the
         // device object can name them; they become local again in the TU's object.

@@ -42,11 +42,15 @@ pub struct Lowerer<'a> {
     /// barrier (`grid.rs`).
     pub(crate) grid_ws: HashSet<String>,
     pub(crate) grid_sync_pending: bool,
+    /// ptxas's half-precision mul+add contraction (`fusion.rs`): the plan for the
+    /// function body, and the deferred products by register.
+    pub(crate) fusion: HashMap<usize, super::fusion::Role>,
+    pub(crate) products: HashMap<String, super::fusion::Product>,
 }
 
 impl<'a> Lowerer<'a> {
     pub fn new(s: &'a mut dyn Sink) -> Lowerer<'a> {
-        Lowerer { s, scopes: vec![HashMap::new()], labels: vec![HashMap::new()], carry: None, ret_value: None, known_addr: HashMap::new(), prototypes: Vec::new(), ftz: false, grid_ws: HashSet::new(), grid_sync_pending: false }
+        Lowerer { s, scopes: vec![HashMap::new()], labels: vec![HashMap::new()], carry: None, ret_value: None, known_addr: HashMap::new(), prototypes: Vec::new(), ftz: false, grid_ws: HashSet::new(), grid_sync_pending: false, fusion: HashMap::new(), products: HashMap::new() }
     }
 
     pub(crate) fn bind(&mut self, name: &str, b: Binding) {

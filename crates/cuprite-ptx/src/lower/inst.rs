@@ -1,6 +1,7 @@
 //! Arithmetic, logic, comparison and control-flow instructions.
 
 use super::body::{uint_of, Lowerer};
+use super::fusion::Role;
 use super::{ir_type, lerr, LResult};
 use crate::isa::ScalarType;
 use crate::parse::{Inst, Operand};
@@ -75,6 +76,12 @@ impl Lowerer<'_> {
     pub(crate) fn inst(&mut self, i: &Inst) -> LResult<()> {
         if self.is_workspace_access(i) {
             return self.workspace_access(i);
+        }
+        match self.fusion_role(i) {
+            Some(Role::Product) => return self.fused_product(i),
+            Some(Role::Negate) => return self.fused_negate(i),
+            Some(Role::Consumer) => return self.fused_consumer(i),
+            None => {}
         }
         match i.opcode.as_str() {
             "add" | "sub" | "addc" | "subc" => self.add_sub(i),
@@ -557,7 +564,7 @@ impl Lowerer<'_> {
     /// that rounding it to f16 or bf16 gives the correctly rounded fma: the product is
     /// exact in f64, the sum's rounding error (two-sum) makes the f64 result odd when it
     /// is inexact, and the f64 → f32 step is rounded to odd the same way.
-    fn fma_to_odd(&mut self, a: ValueId, b: ValueId, c: ValueId) -> ValueId {
+    pub(crate) fn fma_to_odd(&mut self, a: ValueId, b: ValueId, c: ValueId) -> ValueId {
         let (f64t, u64t) = (Type::F64, Type::U64);
         let a = self.cast(a, &f64t);
         let b = self.cast(b, &f64t);

@@ -18,6 +18,7 @@ mod atomic_half;
 mod body;
 mod call;
 mod cvt;
+mod fusion;
 mod grid;
 mod inst;
 mod mbarrier;

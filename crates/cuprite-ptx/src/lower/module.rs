@@ -23,6 +23,21 @@ struct ModState {
     blobs: HashMap<(u64, u64), ir::StructId>,
     /// The block's reserved shared memory, made on first use (`Sink::reserved_smem`).
     reserved_smem: Option<GlobalId>,
+    opts: LowerOptions,
+}
+
+/// What ptxas is told besides the PTX text.
+#[derive(Clone, Copy, Debug)]
+pub struct LowerOptions {
+    /// ptxas's `--fmad`: unrounded half-precision `mul` + `add` may become an fma
+    /// (`fusion.rs`). nvcc passes `-fmad=false` on to ptxas; the driver's JIT fuses.
+    pub fmad: bool,
+}
+
+impl Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions { fmad: true }
+    }
 }
 
 impl ModState {
@@ -57,12 +72,21 @@ impl ModState {
 
 /// Parses and lowers a module.
 pub fn lower_module_text(text: &str) -> LResult<ir::Module> {
+    lower_module_text_with(text, LowerOptions::default())
+}
+
+/// Parses and lowers a module as ptxas would with `opts`.
+pub fn lower_module_text_with(text: &str, opts: LowerOptions) -> LResult<ir::Module> {
     let m = parse::parse_module(text).map_err(|e| LowerError { loc: e.loc, message: e.message })?;
-    lower_module(&m)
+    lower_module_with(&m, opts)
 }
 
 pub fn lower_module(pm: &parse::Module) -> LResult<ir::Module> {
-    let mut st = ModState { m: ir::Module::default(), globals: HashMap::new(), funcs: HashMap::new(), blobs: HashMap::new(), reserved_smem: None };
+    lower_module_with(pm, LowerOptions::default())
+}
+
+pub fn lower_module_with(pm: &parse::Module, opts: LowerOptions) -> LResult<ir::Module> {
+    let mut st = ModState { m: ir::Module::default(), globals: HashMap::new(), funcs: HashMap::new(), blobs: HashMap::new(), reserved_smem: None, opts };
     if let Some(a) = pm.address_size {
         if a != 64 {
             return lerr(Loc::default(), format!(".address_size {a}: only 64-bit PTX is supported"));
@@ -384,12 +408,13 @@ fn lower_func(st: &mut ModState, fd: &FuncDef) -> LResult<()> {
     sink.switch_to(entry);
     let body = fd.body.as_ref().unwrap();
     let ret_ty = sink.f.ret.clone();
+    let fmad = sink.st.opts.fmad;
     {
         let mut lw = Lowerer::new(&mut sink);
         for (k, p) in fd.params.iter().enumerate() {
             lw.bind(&p.names[0], Binding::Var(LocalId(k as u32)));
         }
-        lower_body(&mut lw, fd, body, ret_ty)?;
+        lower_body(&mut lw, fd, body, ret_ty, fmad)?;
     }
     let FuncSink { st, mut f, blocks, .. } = sink;
     f.blocks = blocks
@@ -400,7 +425,7 @@ fn lower_func(st: &mut ModState, fd: &FuncDef) -> LResult<()> {
     Ok(())
 }
 
-fn lower_body(lw: &mut Lowerer, fd: &FuncDef, body: &[parse::Stmt], ret_ty: Type) -> LResult<()> {
+fn lower_body(lw: &mut Lowerer, fd: &FuncDef, body: &[parse::Stmt], ret_ty: Type, fmad: bool) -> LResult<()> {
     // The return parameter is a local of the function's return type; `ret` returns it.
     if let Some(r) = fd.rets.first() {
         let l = lw.s.new_local(&format!("{}.ret", r.names[0]), ret_ty, r.align.map(u64::from));
@@ -408,6 +433,9 @@ fn lower_body(lw: &mut Lowerer, fd: &FuncDef, body: &[parse::Stmt], ret_ty: Type
         lw.bind(&r.names[0], Binding::Var(l));
     }
     lw.collect_labels(body)?;
+    if fmad {
+        lw.fusion = super::fusion::plan(body);
+    }
     lw.stmts(body)?;
     if let Some(l) = lw.ret_value {
         let v = lw.load_local(l);
