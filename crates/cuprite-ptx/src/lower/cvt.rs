@@ -56,9 +56,14 @@ impl Lowerer<'_> {
                 } else {
                     a
                 }
+            } else if mode == "rn" {
+                // Through an f32 rounded to odd, so that the second rounding to nearest
+                // gives the correctly rounded half (two round-to-nearest steps can differ
+                // from one in rare ties).
+                let d = if st == F64 { a } else { self.int_to_f64_for_odd(a, st) };
+                self.f64_to_f32_odd(d)
             } else if st == F64 {
-                // f64 → f32 in the same mode first: directed roundings compose exactly; two
-                // round-to-nearest steps can differ from one in rare ties.
+                // f64 → f32 in the same mode first: directed roundings compose exactly.
                 self.convert_plain(i, F32, F64, a, Some(mode))?
             } else {
                 self.convert_plain(i, F32, st, a, Some(mode))?
@@ -66,9 +71,69 @@ impl Lowerer<'_> {
             let f = if sat { self.saturatef(f) } else { f };
             let bf = dt == Bf16;
             let h = if bf { self.f32_to_bf16_rn(f) } else { self.f32_to_half_rn(f) };
-            return Ok(if mode == "rn" { h } else { self.directed_half(h, f, mode, bf) });
+            let h = if mode == "rn" { h } else { self.directed_half(h, f, mode, bf) };
+            if st == F64 {
+                // An f64 NaN becomes the quiet NaN of its sign, 0x7e00 (f16) or 0x7fc0
+                // (bf16), not the canonical 0x7fff (measured on the H100:
+                // conf/half_conversions, conf/bf16_conversions).
+                let isnan = self.bin(B::Ne, a, a);
+                let bits = self.emit(IK::Bitcast(a), Type::U64);
+                let sign = self.bin_k(B::Shr, bits, 48);
+                let sign = self.cast(sign, &Type::U16);
+                let sign = self.bin_k(B::And, sign, 0x8000);
+                let quiet = self.bin_k(B::Or, sign, if bf { 0x7fc0 } else { 0x7e00 });
+                let ht = self.vty(h);
+                let quiet = self.cast(quiet, &ht);
+                return Ok(self.select(isnan, quiet, h));
+            }
+            return Ok(h);
         }
         self.convert_plain(i, dt, st, a, rnd)
+    }
+
+    /// f64 → f32 rounded to odd (`Lowerer::round_to_odd`).
+    fn f64_to_f32_odd(&mut self, d: ValueId) -> ValueId {
+        let f = self.cast(d, &Type::F32);
+        let back = self.cast(f, &Type::F64);
+        let rest = self.bin(B::Sub, d, back);
+        self.round_to_odd(f, rest, &Type::U32)
+    }
+
+    /// An integer as an f64 that rounds to 24 bits (and fewer) as the integer does: exact
+    /// up to 53 significant bits; beyond, the bits below bit 11 of the magnitude are
+    /// folded into a sticky bit 11, which makes it exact in f64 and keeps every rounding
+    /// to float precision unchanged.
+    fn int_to_f64_for_odd(&mut self, a: ValueId, st: ScalarType) -> ValueId {
+        let signed = st.is_signed();
+        if !matches!(st, ScalarType::S64 | ScalarType::U64 | ScalarType::B64) {
+            return self.cast(a, &Type::F64);
+        }
+        let x = self.cast(a, &Type::I64);
+        let (mag, neg) = if signed {
+            let zero = self.int(0, &Type::I64);
+            let neg = self.bin(B::Lt, x, zero);
+            let minus = self.bin(B::Sub, zero, x);
+            let m = self.select(neg, minus, x);
+            (self.cast(m, &Type::U64), Some(neg))
+        } else {
+            (self.cast(a, &Type::U64), None)
+        };
+        let low = self.bin_k(B::And, mag, 0x7ff);
+        let inexact = self.bin_k(B::Ne, low, 0);
+        let cleared = self.bin_k(B::And, mag, !0x7ff);
+        let sticky = self.bin_k(B::Or, cleared, 0x800);
+        let folded = self.select(inexact, sticky, cleared);
+        let big = self.bin_k(B::Shr, mag, 53);
+        let big = self.bin_k(B::Ne, big, 0);
+        let m = self.select(big, folded, mag);
+        let d = self.cast(m, &Type::F64);
+        match neg {
+            Some(n) => {
+                let nd = self.emit(IK::Unary(cuprite_ir::UnaryOp::Neg, d), Type::F64);
+                self.select(n, nd, d)
+            }
+            None => d,
+        }
     }
 
     fn convert_plain(&mut self, i: &Inst, dt: ScalarType, st: ScalarType, a: ValueId, rnd: Option<&str>) -> LResult<ValueId> {

@@ -584,8 +584,9 @@ impl Lowerer<'_> {
     }
 
     /// `v` (rounded to nearest) moved to the odd neighbour in the direction of `err` (the
-    /// exact value minus `v`) when `err` is nonzero, `v` finite and its last bit even.
-    fn round_to_odd(&mut self, v: ValueId, err: ValueId, bits_t: &Type) -> ValueId {
+    /// exact value minus `v`) when `err` is nonzero, `v` finite and its last bit even
+    /// (zero included: a sum that underflows to zero moves to the smallest subnormal).
+    pub(crate) fn round_to_odd(&mut self, v: ValueId, err: ValueId, bits_t: &Type) -> ValueId {
         let et = self.vty(err);
         let vt = self.vty(v);
         let zero_e = if et == Type::F64 { self.emit(IK::Const(cuprite_ir::Const::F64(0.0)), Type::F64) } else { self.emit(IK::Const(cuprite_ir::Const::F32(0.0)), Type::F32) };
@@ -605,6 +606,16 @@ impl Lowerer<'_> {
         let plus = self.bin_k(B::Add, u, 1);
         let minus = self.bin_k(B::Sub, u, 1);
         let moved = self.select(away, plus, minus);
+        // From zero the odd neighbour is the smallest subnormal on err's side (moving
+        // the bits of +0 down would give all ones, a NaN).
+        let is_zero = self.bin(B::Eq, v, zero_v);
+        let width = if *bits_t == Type::U64 { 64 } else { 32 };
+        let pos_tiny = self.int(1, bits_t);
+        let sign_bit = self.bin_k(B::Shl, pos_tiny, width - 1);
+        let neg_tiny = self.bin_k(B::Or, sign_bit, 1);
+        let down_e = self.bin(B::Lt, err, zero_e);
+        let tiny = self.select(down_e, neg_tiny, pos_tiny);
+        let moved = self.select(is_zero, tiny, moved);
         let r = self.select(adjust, moved, u);
         self.emit(IK::Bitcast(r), vt)
     }
