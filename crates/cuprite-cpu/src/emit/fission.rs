@@ -13,6 +13,7 @@
 use super::*;
 use crate::fission::{Plan, Unit};
 use crate::uniformity::is_scalar_inst;
+use super::shuffle::fast_shuffle;
 
 impl<'m> ModCx<'m> {
     pub(super) fn emit_kernel_fissioned(&mut self, kid: FuncId, f: &Function, regions: &Regions, plan: &Plan, items: &mut Vec<Item>) -> KernelDesc {
@@ -47,6 +48,10 @@ impl<'m> ModCx<'m> {
                 "__ws",
                 Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("__cu_wslot").ptr())),
             ));
+            // Fast shuffles keep their values in the same per-thread area (`shuffle.rs`).
+            if f.blocks.iter().any(|b| fast_shuffle(f, &plan.uni, &b.term).is_some()) {
+                body.push(Stmt::decl(CType::named("char").ptr().konst(), "__wv", Some(id("__ws").cast(CType::named("char").ptr()))));
+            }
         }
         for (g, o) in guard_off.iter().enumerate() {
             body.push(Stmt::decl(CType::named("uint32_t"), format!("__ng{g}"), Some(lit("0"))));
@@ -343,7 +348,10 @@ impl<'m> ModCx<'m> {
                 }
                 if let Terminator::Warp { op, args, .. } = &f.block(s.block).term {
                     work = true;
-                    cx.warp_operands(*op, args, &mut tb);
+                    match fast_shuffle(f, uni, &f.block(s.block).term) {
+                        Some(sh) => cx.shuffle_operand(&sh, &mut tb),
+                        None => cx.warp_operands(*op, args, &mut tb),
+                    }
                 }
                 if let (Some(g), Terminator::Branch { cond, .. }) = (s.guard_owner, &f.block(s.block).term) {
                     work = true;
@@ -468,6 +476,17 @@ impl<'m> ModCx<'m> {
             }
             Terminator::Return(_) => out.push(Stmt::Goto("__block_done".into())),
             Terminator::Unreachable => out.push(call("__builtin_unreachable", vec![]).stmt()),
+            Terminator::Warp { next, .. } if fast_shuffle(f, uni, term).is_some() => {
+                // One thread loop reads the source lanes' values (`shuffle.rs`).
+                let sh = fast_shuffle(f, uni, term).unwrap();
+                let in_slot = plan.slots.contains(&sh.result);
+                if let Some(body) = cx.shuffle_body(&sh, in_slot, guard) {
+                    let mut tb = vec![thread_index()];
+                    tb.extend(body);
+                    out.push(thread_loop(tb, Some("omp simd".into())));
+                }
+                out.push(goto(*next));
+            }
             Terminator::Warp { op, results, next, .. } => {
                 if !matches!(op, WarpOp::SyncWarp | WarpOp::Lockstep) {
                     let code = lit(cut_code(f, term).1.to_string());
