@@ -747,7 +747,7 @@ fn check_fast_shuffles(tag: &str, guard: bool) {
     let r = run(tag, &m, &main);
     assert!(r.c_source.contains("barrier-region fission"), "{}", r.c_source);
     assert!(r.c_source.contains("__wv") && !r.c_source.contains("__cu_warp_all(__ws") && !r.c_source.contains("__cu_warp_masked(__ws"), "{}", r.c_source);
-    assert_eq!(r.c_source.contains("&& __g0[__ss] != 0)"), guard, "{}", r.c_source);
+    assert_eq!(r.c_source.contains("if (!__g0[__t]) {"), guard, "{}", r.c_source);
     assert_eq!(r.stdout, format!("bad 0 of {}\n", 15 * 2 * 48 * 4), "{}", r.c_source);
 }
 
@@ -770,4 +770,24 @@ fn a_shuffle_down_with_a_uniform_offset_is_a_vectorised_thread_loop() {
     let loops = thread_loops(&c);
     let (line, body) = loops.iter().find(|(_, b)| b.contains("__sr = ((float *)__wv)[__ss]")).unwrap_or_else(|| panic!("no shuffle loop:\n{c}"));
     assert_vectorised("fission_shfl_vec", &c, *line, body.lines().count());
+}
+
+#[test]
+fn a_guarded_shuffle_xor_is_a_vectorised_thread_loop() {
+    // Softmax's row maximum: warps past the last row return; the xor shuffle's thread
+    // loop gathers, and reads 0 from threads outside the guard without a byte gather.
+    let m = lower(
+        "__global__ void rowmax(const float *in, float *out, int rows) {
+            int row = blockIdx.x * 8 + threadIdx.x / 32;
+            if (row >= rows) return;
+            float v = in[row * 32 + threadIdx.x % 32];
+            for (int m = 16; m > 0; m >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, m));
+            out[row * 32 + threadIdx.x % 32] = v;
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions { line_directives: false, source_name: "rowmax.cu".into(), checks: false }).unwrap();
+    let loops = thread_loops(&c);
+    let (line, body) = loops.iter().find(|(_, b)| b.contains("__sr = ((float *)__wv)[__ss]")).unwrap_or_else(|| panic!("no shuffle loop:\n{c}"));
+    assert!(body.contains("if (__g0[__t])"), "{body}");
+    assert_vectorised("fission_shfl_xor_vec", &c, *line, body.lines().count());
 }

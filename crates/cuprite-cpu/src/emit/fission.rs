@@ -480,7 +480,7 @@ impl<'m> ModCx<'m> {
                 // One thread loop reads the source lanes' values (`shuffle.rs`).
                 let sh = fast_shuffle(f, uni, term).unwrap();
                 let in_slot = plan.slots.contains(&sh.result);
-                if let Some(body) = cx.shuffle_body(&sh, in_slot, guard) {
+                for body in cx.shuffle_loops(&sh, in_slot, guard) {
                     let mut tb = vec![thread_index()];
                     tb.extend(body);
                     out.push(thread_loop(tb, Some("omp simd".into())));

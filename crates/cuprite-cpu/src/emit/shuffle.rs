@@ -45,12 +45,19 @@ impl FnCx<'_, '_> {
         out.push(wv(self, s, id("__t")).assign(self.v(s.val)).stmt());
     }
 
-    /// The thread loop body that computes the shuffle for thread `__t` into the result's
-    /// slot (`guard`: only threads inside it take part). `None` when the result is
-    /// dead (not in a slot: no later unit reads it).
-    pub(super) fn shuffle_body(&self, s: &FastShuffle, in_slot: bool, guard: Option<usize>) -> Option<Vec<Stmt>> {
+    /// The bodies of the thread loops that compute the shuffle for thread `__t` into the
+    /// result's slot (`guard`: only threads inside it take part); none when the result
+    /// is dead (not in a slot: no later unit reads it). Under a guard, a first loop
+    /// zeroes the values of the threads outside it, so that the shuffle loop reads 0
+    /// from them without testing their mask (a byte gather, which does not vectorise).
+    pub(super) fn shuffle_loops(&self, s: &FastShuffle, in_slot: bool, guard: Option<usize>) -> Vec<Vec<Stmt>> {
         if !in_slot {
-            return None;
+            return vec![];
+        }
+        let mut loops = vec![];
+        if let Some(g) = guard {
+            let zero = wv(self, s, id("__t")).assign(lit("0").cast(self.mc.ctype(&s.ty))).stmt();
+            loops.push(vec![Stmt::If { cond: Expr::un("!", id(format!("__g{g}")).index(id("__t"))), then: vec![zero], else_: vec![] }]);
         }
         let u32t = || CType::named("uint32_t");
         let sizet = || CType::named("size_t");
@@ -91,10 +98,7 @@ impl FnCx<'_, '_> {
         b.push(Stmt::decl(sizet().konst(), "__ss", Some(src)));
         let ty = self.mc.ctype(&s.ty);
         b.push(Stmt::decl(ty.clone(), "__sr", Some(wv(self, s, id("__t")))));
-        let mut there = id("__ss").bin("<", id("__nthreads"));
-        if let Some(g) = guard {
-            there = there.bin("&&", id(format!("__g{g}")).index(id("__ss")).bin("!=", lit("0")));
-        }
+        let there = id("__ss").bin("<", id("__nthreads"));
         let read = Stmt::If {
             cond: there,
             then: vec![id("__sr").assign(wv(self, s, id("__ss"))).stmt()],
@@ -102,9 +106,10 @@ impl FnCx<'_, '_> {
         };
         b.push(Stmt::If { cond: ok, then: vec![read], else_: vec![] });
         b.push(self.lv[s.result.index()].clone().assign(id("__sr")).stmt());
-        Some(match guard {
+        loops.push(match guard {
             None => b,
             Some(g) => vec![Stmt::If { cond: id(format!("__g{g}")).index(id("__t")), then: b, else_: vec![] }],
-        })
+        });
+        loops
     }
 }
