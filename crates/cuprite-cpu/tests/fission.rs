@@ -79,7 +79,7 @@ fn thread_loops(c: &str) -> Vec<(usize, String)> {
     let lines: Vec<&str> = c.lines().collect();
     let mut loops = Vec::new();
     for (i, l) in lines.iter().enumerate() {
-        if l.trim() != "#pragma omp simd" {
+        if !l.trim().starts_with("#pragma omp simd") {
             continue;
         }
         let head = lines[i + 1];
@@ -187,6 +187,8 @@ fn grid_stride_loops_run_as_uniform_loops_over_vectorised_thread_loops() {
     assert!(c.contains("per-thread slots: sum */"), "i is not in a slot:\n{c}");
     let loops = thread_loops(c);
     let (line, body) = loops.iter().find(|(_, b)| b.contains("if (__g0[__t])") && b.contains("_sum[__t] = ")).unwrap_or_else(|| panic!("no masked loop body:\n{c}"));
+    // The header's test runs at the end of the body's thread loop (`emit/rotate.rs`).
+    assert!(body.contains("__g0[__t] = ") && body.contains("__ng0 += __g0[__t];"), "{body}");
     assert_vectorised("fission_grid_stride_vec", c, *line, body.lines().count());
 }
 
