@@ -31,7 +31,7 @@ pub(super) fn fast_shuffle(f: &Function, uni: &Uniformity, term: &Terminator) ->
     let ty = f.value_type(*val).clone();
     let scalar = matches!(ty, Type::I32 | Type::U32 | Type::I64 | Type::U64 | Type::F32 | Type::F64);
     (scalar && f.local(*result).ty == ty && uni.value(*lane) && uni.value(*width))
-        .then(|| FastShuffle { kind: *kind, val: *val, lane: *lane, width: *width, ty, result: *result })
+        .then_some(FastShuffle { kind: *kind, val: *val, lane: *lane, width: *width, ty, result: *result })
 }
 
 /// `((T *)__wv)[i]`: the shuffled value of thread `i`.
