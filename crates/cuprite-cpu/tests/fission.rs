@@ -793,3 +793,61 @@ fn a_guarded_shuffle_xor_is_a_vectorised_thread_loop() {
     assert!(body.contains("if (__g0[__t])"), "{body}");
     assert_vectorised("fission_shfl_xor_vec", &c, *line, body.lines().count());
 }
+
+#[test]
+fn rotated_grid_stride_loops_with_divergent_bodies_match_the_host() {
+    // Two grid-stride loops: the first with a divergent body (rotated: the header's test
+    // at the end of the body's thread loop), the second bounded by a value loaded from
+    // memory in its header (not rotated: the load must not move before the body). Every n
+    // from 0, including ones that leave some threads with one round fewer.
+    let m = lower(
+        "__global__ void k(const int *in, int *out, const int *bound, int n) {
+            __shared__ int acc[64];
+            int pos = 0, neg = 0;
+            for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                if (in[i] > 0) pos += in[i]; else neg -= in[i];
+            }
+            acc[threadIdx.x] = pos * 1000 + neg;
+            __syncthreads();
+            int s = 0;
+            for (int j = threadIdx.x; j < *bound; j += blockDim.x) s += acc[j % 64];
+            out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static int in[3000], out[3 * 64];
+            int bad = 0;
+            for (int i = 0; i < 3000; i++) in[i] = (i * 37 % 11) - 5;
+            for (int n = 0; n <= 3000; n += 367) for (int bound = 0; bound <= 200; bound += 67) {{
+                const int *pi = in; int *po = out; int *pb = &bound;
+                void *args[] = {{ &pi, &po, &pb, &n }};
+                LAUNCH0(d3(3, 1, 1), d3(64, 1, 1), 0, args);
+                for (int b = 0; b < 3; b++) {{
+                    int acc[64];
+                    for (int t = 0; t < 64; t++) {{
+                        int pos = 0, neg = 0;
+                        for (int i = b * 64 + t; i < n; i += 192) {{ if (in[i] > 0) pos += in[i]; else neg -= in[i]; }}
+                        acc[t] = pos * 1000 + neg;
+                    }}
+                    for (int t = 0; t < 64; t++) {{
+                        int s = 0;
+                        for (int j = t; j < bound; j += 64) s += acc[j % 64];
+                        if (out[b * 64 + t] != s) bad++;
+                    }}
+                }}
+            }}
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_rotated", &m, &main);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+    let c = &r.c_source;
+    assert!(c.contains("barrier-region fission"), "{c}");
+    // The first loop is rotated (its mask is counted in the header's thread loop and in
+    // the body's), the second (its bound loaded in the header) is not (the header's
+    // only), in each copy of the block body.
+    let counted = |g: usize| c.matches(&format!("#pragma omp simd reduction(+:__ng{g})")).count();
+    assert!(counted(1) >= 1 && counted(0) == 2 * counted(1), "{c}");
+}
