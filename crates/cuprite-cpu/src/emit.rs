@@ -10,6 +10,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod fission;
 mod grid_sync;
+mod rotate;
+mod shuffle;
 
 const ABI_HEADER: &str = include_str!("../../cuprite-rt/csrc/cuprite_abi.h");
 const PRELUDE: &str = include_str!("prelude.h");

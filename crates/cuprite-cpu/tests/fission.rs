@@ -79,7 +79,7 @@ fn thread_loops(c: &str) -> Vec<(usize, String)> {
     let lines: Vec<&str> = c.lines().collect();
     let mut loops = Vec::new();
     for (i, l) in lines.iter().enumerate() {
-        if l.trim() != "#pragma omp simd" {
+        if !l.trim().starts_with("#pragma omp simd") {
             continue;
         }
         let head = lines[i + 1];
@@ -187,6 +187,8 @@ fn grid_stride_loops_run_as_uniform_loops_over_vectorised_thread_loops() {
     assert!(c.contains("per-thread slots: sum */"), "i is not in a slot:\n{c}");
     let loops = thread_loops(c);
     let (line, body) = loops.iter().find(|(_, b)| b.contains("if (__g0[__t])") && b.contains("_sum[__t] = ")).unwrap_or_else(|| panic!("no masked loop body:\n{c}"));
+    // The header's test runs at the end of the body's thread loop (`emit/rotate.rs`).
+    assert!(body.contains("__g0[__t] = ") && body.contains("__ng0 += __g0[__t];"), "{body}");
     assert_vectorised("fission_grid_stride_vec", c, *line, body.lines().count());
 }
 
@@ -681,4 +683,171 @@ fn halo_stencils_match_the_host_with_affine_offsets() {
     // unswitching it on the `threadIdx.y` tests (`--param=max-unswitch-insns=100`, not
     // passed: it measured no faster), and then only the versions without `x == 0` loads
     // (NOTES.md, hotspot).
+}
+
+/// Shuffles of every kind with a block-uniform lane and width (kernel parameters), in a
+/// 3-D block of 48 threads (a full warp and one of 16 lanes), `guard`ed by an early return
+/// of lanes 20..31 or not: the fast path (`emit/shuffle.rs`) against a host model of
+/// the documented semantics (own value outside the caller's segment; 0 from a lane that
+/// does not exist or has left, as on an H100).
+fn check_fast_shuffles(tag: &str, guard: bool) {
+    let ret = if guard { "if (t % 32 >= 20) return;" } else { "" };
+    let m = lower(&format!(
+        "__global__ void shf(const int *in, int *out, int w, int b) {{
+            int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+            {ret}
+            int v = in[blockIdx.x * 48 + t];
+            int o = (blockIdx.x * 48 + t) * 4;
+            out[o + 0] = __shfl_down_sync(0xffffffff, v, b, w);
+            out[o + 1] = __shfl_up_sync(0xffffffff, v, b, w);
+            out[o + 2] = __shfl_xor_sync(0xffffffff, v, b, w);
+            out[o + 3] = __shfl_sync(0xffffffff, v, b + 1, w);
+        }}"
+    ));
+    let main = format!(
+        "{LAUNCH0}static int model(const int *v, unsigned there, int l, int kind, int b, int w) {{
+            int seg = l - l % w, j;
+            switch (kind) {{
+            case 0: j = l + b; if (j >= seg + w) return v[l]; break;
+            case 1: j = l - b; if (j < seg) return v[l]; break;
+            case 2: j = l ^ b; if (j >= seg + w) return v[l]; break;
+            default: j = seg + (b + 1) % w; break;
+            }}
+            return there >> j & 1u ? v[j] : 0;
+        }}
+        int main(void) {{
+            static int in[2 * 48], out[2 * 48 * 4];
+            int bad = 0, checked = 0;
+            for (int i = 0; i < 2 * 48; i++) in[i] = i * 7 % 13 - 6;
+            const int ws[] = {{ 32, 16, 8 }}, bs[] = {{ 1, 3, 5, 9, 16 }};
+            for (int wi = 0; wi < 3; wi++) for (int bi = 0; bi < 5; bi++) {{
+                int w = ws[wi], b = bs[bi];
+                for (int i = 0; i < 2 * 48 * 4; i++) out[i] = -100;
+                const int *pi = in; int *po = out;
+                void *args[] = {{ &pi, &po, &w, &b }};
+                LAUNCH0(d3(2, 1, 1), d3(4, 3, 4), 0, args);
+                for (int blk = 0; blk < 2; blk++) for (int wp = 0; wp < 2; wp++) {{
+                    int base = blk * 48 + wp * 32, lanes = wp ? 16 : 32;
+                    unsigned there = 0;
+                    for (int l = 0; l < lanes; l++) if (!{guard} || l < 20) there |= 1u << l;
+                    int v[32];
+                    for (int l = 0; l < 32; l++) v[l] = l < lanes ? in[base + l] : 0;
+                    for (int l = 0; l < lanes; l++) for (int k = 0; k < 4; k++) {{
+                        int want = there >> l & 1u ? model(v, there, l, k, b, w) : -100;
+                        checked++;
+                        if (out[(base + l) * 4 + k] != want) {{
+                            if (bad++ < 5) printf(\"w=%d b=%d lane %d of warp %d kind %d: %d, want %d\\n\", w, b, l, base / 32, k, out[(base + l) * 4 + k], want);
+                        }}
+                    }}
+                }}
+            }}
+            printf(\"bad %d of %d\\n\", bad, checked);
+            return 0;
+        }}",
+        guard = guard as i32
+    );
+    let r = run(tag, &m, &main);
+    assert!(r.c_source.contains("barrier-region fission"), "{}", r.c_source);
+    assert!(r.c_source.contains("__wv") && !r.c_source.contains("__cu_warp_all(__ws") && !r.c_source.contains("__cu_warp_masked(__ws"), "{}", r.c_source);
+    assert_eq!(r.c_source.contains("if (!__g0[__t]) {"), guard, "{}", r.c_source);
+    assert_eq!(r.stdout, format!("bad 0 of {}\n", 15 * 2 * 48 * 4), "{}", r.c_source);
+}
+
+#[test]
+fn uniform_shuffles_are_thread_loops_over_the_values_of_every_lane() {
+    check_fast_shuffles("fission_fast_shfl", false);
+    check_fast_shuffles("fission_fast_shfl_guard", true);
+}
+
+#[test]
+fn a_shuffle_down_with_a_uniform_offset_is_a_vectorised_thread_loop() {
+    let m = lower(
+        "__global__ void wsum(const float *in, float *out) {
+            float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+            for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffff, v, off);
+            if ((threadIdx.x & 31) == 0) out[blockIdx.x * blockDim.x / 32 + threadIdx.x / 32] = v;
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions { line_directives: false, source_name: "wsum.cu".into(), checks: false }).unwrap();
+    let loops = thread_loops(&c);
+    let (line, body) = loops.iter().find(|(_, b)| b.contains("__sr = ((float *)__wv)[__ss]")).unwrap_or_else(|| panic!("no shuffle loop:\n{c}"));
+    assert_vectorised("fission_shfl_vec", &c, *line, body.lines().count());
+}
+
+#[test]
+fn a_guarded_shuffle_xor_is_a_vectorised_thread_loop() {
+    // Softmax's row maximum: warps past the last row return; the xor shuffle's thread
+    // loop gathers, and reads 0 from threads outside the guard without a byte gather.
+    let m = lower(
+        "__global__ void rowmax(const float *in, float *out, int rows) {
+            int row = blockIdx.x * 8 + threadIdx.x / 32;
+            if (row >= rows) return;
+            float v = in[row * 32 + threadIdx.x % 32];
+            for (int m = 16; m > 0; m >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, m));
+            out[row * 32 + threadIdx.x % 32] = v;
+        }",
+    );
+    let c = emit_c(&m, &EmitOptions { line_directives: false, source_name: "rowmax.cu".into(), checks: false }).unwrap();
+    let loops = thread_loops(&c);
+    let (line, body) = loops.iter().find(|(_, b)| b.contains("__sr = ((float *)__wv)[__ss]")).unwrap_or_else(|| panic!("no shuffle loop:\n{c}"));
+    assert!(body.contains("if (__g0[__t])"), "{body}");
+    assert_vectorised("fission_shfl_xor_vec", &c, *line, body.lines().count());
+}
+
+#[test]
+fn rotated_grid_stride_loops_with_divergent_bodies_match_the_host() {
+    // Two grid-stride loops: the first with a divergent body (rotated: the header's test
+    // at the end of the body's thread loop), the second bounded by a value loaded from
+    // memory in its header (not rotated: the load must not move before the body). Every n
+    // from 0, including ones that leave some threads with one round fewer.
+    let m = lower(
+        "__global__ void k(const int *in, int *out, const int *bound, int n) {
+            __shared__ int acc[64];
+            int pos = 0, neg = 0;
+            for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                if (in[i] > 0) pos += in[i]; else neg -= in[i];
+            }
+            acc[threadIdx.x] = pos * 1000 + neg;
+            __syncthreads();
+            int s = 0;
+            for (int j = threadIdx.x; j < *bound; j += blockDim.x) s += acc[j % 64];
+            out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+        }",
+    );
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            static int in[3000], out[3 * 64];
+            int bad = 0;
+            for (int i = 0; i < 3000; i++) in[i] = (i * 37 % 11) - 5;
+            for (int n = 0; n <= 3000; n += 367) for (int bound = 0; bound <= 200; bound += 67) {{
+                const int *pi = in; int *po = out; int *pb = &bound;
+                void *args[] = {{ &pi, &po, &pb, &n }};
+                LAUNCH0(d3(3, 1, 1), d3(64, 1, 1), 0, args);
+                for (int b = 0; b < 3; b++) {{
+                    int acc[64];
+                    for (int t = 0; t < 64; t++) {{
+                        int pos = 0, neg = 0;
+                        for (int i = b * 64 + t; i < n; i += 192) {{ if (in[i] > 0) pos += in[i]; else neg -= in[i]; }}
+                        acc[t] = pos * 1000 + neg;
+                    }}
+                    for (int t = 0; t < 64; t++) {{
+                        int s = 0;
+                        for (int j = t; j < bound; j += 64) s += acc[j % 64];
+                        if (out[b * 64 + t] != s) bad++;
+                    }}
+                }}
+            }}
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_rotated", &m, &main);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+    let c = &r.c_source;
+    assert!(c.contains("barrier-region fission"), "{c}");
+    // The first loop is rotated (its mask is counted in the header's thread loop and in
+    // the body's), the second (its bound loaded in the header) is not (the header's
+    // only), in each copy of the block body.
+    let counted = |g: usize| c.matches(&format!("#pragma omp simd reduction(+:__ng{g})")).count();
+    assert!(counted(1) >= 1 && counted(0) == 2 * counted(1), "{c}");
 }

@@ -13,6 +13,7 @@
 use super::*;
 use crate::fission::{Plan, Unit};
 use crate::uniformity::is_scalar_inst;
+use super::shuffle::fast_shuffle;
 
 impl<'m> ModCx<'m> {
     pub(super) fn emit_kernel_fissioned(&mut self, kid: FuncId, f: &Function, regions: &Regions, plan: &Plan, items: &mut Vec<Item>) -> KernelDesc {
@@ -47,6 +48,10 @@ impl<'m> ModCx<'m> {
                 "__ws",
                 Some(id("__slots").bin("+", lit(format!("(size_t){o}")).bin("*", id("__nthreads"))).cast(CType::named("__cu_wslot").ptr())),
             ));
+            // Fast shuffles keep their values in the same per-thread area (`shuffle.rs`).
+            if f.blocks.iter().any(|b| fast_shuffle(f, &plan.uni, &b.term).is_some()) {
+                body.push(Stmt::decl(CType::named("char").ptr().konst(), "__wv", Some(id("__ws").cast(CType::named("char").ptr()))));
+            }
         }
         for (g, o) in guard_off.iter().enumerate() {
             body.push(Stmt::decl(CType::named("uint32_t"), format!("__ng{g}"), Some(lit("0"))));
@@ -276,6 +281,8 @@ impl<'m> ModCx<'m> {
         // Uniform code of every step, once per block. Under a guard, a uniform load runs
         // only if some thread entered the guarded region (it might fault otherwise).
         let guard = uni.guard_of[unit.entry().index()];
+        // A grid-stride loop's header run at the end of this unit's thread loop (`rotate.rs`).
+        let rot = super::rotate::rotation(f, plan, unit, simd);
         for s in &unit.steps {
             for inst in &f.block(s.block).insts {
                 if !is_scalar_inst(&inst.kind, uni, inst.result) {
@@ -298,6 +305,16 @@ impl<'m> ModCx<'m> {
                     code = vec![Stmt::decl(ty.clone(), name.clone(), Some(e))];
                 }
                 out.extend(code);
+            }
+        }
+        // The rotated header's uniform code (no loads, pure): in a C block of its own from
+        // here to the unit's end, as its header unit declares the same C variables.
+        let rot_start = out.len();
+        if let Some((_, h)) = rot {
+            for inst in f.block(h.entry()).insts.iter().filter(|i| is_scalar_inst(&i.kind, uni, i.result)) {
+                if let Err(e) = cx.emit_inst(inst, out) {
+                    errs.push(e);
+                }
             }
         }
         // The thread loop: varying code in program order, divergent regions as labelled C.
@@ -343,7 +360,10 @@ impl<'m> ModCx<'m> {
                 }
                 if let Terminator::Warp { op, args, .. } = &f.block(s.block).term {
                     work = true;
-                    cx.warp_operands(*op, args, &mut tb);
+                    match fast_shuffle(f, uni, &f.block(s.block).term) {
+                        Some(sh) => cx.shuffle_operand(&sh, &mut tb),
+                        None => cx.warp_operands(*op, args, &mut tb),
+                    }
                 }
                 if let (Some(g), Terminator::Branch { cond, .. }) = (s.guard_owner, &f.block(s.block).term) {
                     work = true;
@@ -366,6 +386,26 @@ impl<'m> ModCx<'m> {
                 cx.labels.clear();
                 tb.push(Stmt::Label(join));
             }
+        }
+        if let Some((g, h)) = rot {
+            let hb = h.entry();
+            for l in simt::locals_used(f, &[hb]) {
+                if !uni.local(l) && !plan.slots.contains(&l) && !plan.remat.contains_key(&l) && !simt::locals_used(f, &blocks).contains(&l) {
+                    tb.push(local_decl(self, f.local(l), &local_name(f, l)));
+                }
+            }
+            for inst in &f.block(hb).insts {
+                if matches!(inst.kind, InstKind::StoreLocal(l, _) if plan.remat.contains_key(&l)) || is_scalar_inst(&inst.kind, uni, inst.result) {
+                    continue;
+                }
+                if let Err(e) = cx.emit_inst(inst, &mut tb) {
+                    errs.push(e);
+                }
+            }
+            let Terminator::Branch { cond, .. } = f.block(hb).term else { unreachable!("a loop guard's header branches") };
+            let c = if uni.guards[g].enter_when { cx.v(cond) } else { Expr::un("!", cx.v(cond)) };
+            tb.push(id(format!("__g{g}")).index(id("__t")).assign(c).stmt());
+            tb.push(id(format!("__ng{g}")).assign_op("+", id(format!("__g{g}")).index(id("__t"))).stmt());
         }
         tb.push(Stmt::Label(format!("{ver}u{k}_end")));
         // Inside a guard: only the threads that entered its region do the work. Masks of
@@ -393,7 +433,7 @@ impl<'m> ModCx<'m> {
             if pred.is_some_and(|p| !uni.value(p)) {
                 sums.push(format!("__pc{k}"));
             }
-            if let Some(g) = last.guard_owner {
+            if let Some(g) = last.guard_owner.or(rot.map(|r| r.0)) {
                 out.push(id(format!("__ng{g}")).assign(lit("0")).stmt());
                 sums.push(format!("__ng{g}"));
             }
@@ -420,6 +460,12 @@ impl<'m> ModCx<'m> {
         let goto = |b: BlockId| Stmt::Goto(format!("{ver}bb{}", b.0));
         let term = &f.block(last.block).term;
         match term {
+            _ if rot.is_some() => {
+                // The header ran in the thread loop: round again while a thread iterates.
+                let g = &uni.guards[rot.unwrap().0];
+                let exit = g.join.map_or(Stmt::Goto("__block_done".into()), goto);
+                out.push(Stmt::If { cond: id(format!("__ng{}", rot.unwrap().0)), then: vec![goto(g.entry)], else_: vec![exit] })
+            }
             _ if last.guard_owner.is_some_and(|g| uni.guards[g].looping) => {
                 // A grid-stride loop goes round while some thread still iterates.
                 let g = &uni.guards[last.guard_owner.unwrap()];
@@ -468,6 +514,17 @@ impl<'m> ModCx<'m> {
             }
             Terminator::Return(_) => out.push(Stmt::Goto("__block_done".into())),
             Terminator::Unreachable => out.push(call("__builtin_unreachable", vec![]).stmt()),
+            Terminator::Warp { next, .. } if fast_shuffle(f, uni, term).is_some() => {
+                // One thread loop reads the source lanes' values (`shuffle.rs`).
+                let sh = fast_shuffle(f, uni, term).unwrap();
+                let in_slot = plan.slots.contains(&sh.result);
+                for body in cx.shuffle_loops(&sh, in_slot, guard) {
+                    let mut tb = vec![thread_index()];
+                    tb.extend(body);
+                    out.push(thread_loop(tb, Some("omp simd".into())));
+                }
+                out.push(goto(*next));
+            }
             Terminator::Warp { op, results, next, .. } => {
                 if !matches!(op, WarpOp::SyncWarp | WarpOp::Lockstep) {
                     let code = lit(cut_code(f, term).1.to_string());
@@ -495,6 +552,10 @@ impl<'m> ModCx<'m> {
                 }
                 out.push(goto(*next));
             }
+        }
+        if rot.is_some() {
+            let tail = out.split_off(rot_start);
+            out.push(Stmt::Block(tail));
         }
     }
 }
