@@ -29,6 +29,7 @@
 pub mod builder;
 pub mod builtins;
 pub mod cast;
+mod const_fold;
 mod emit;
 mod fission;
 mod guarded_index;
