@@ -689,6 +689,10 @@ impl<'m> ModCx<'m> {
             crate::webs::split_local_webs(&mut f);
             // Grid-stride loops read their index as `i0 + k * step` (affine in the thread).
             crate::stride_affine::rewrite_stride_inductions(&mut f);
+            // Compare-and-swap branches as selects (never in checking mode: more stores).
+            if !self.opts.checks {
+                crate::store_select::select_conditional_stores(&mut f);
+            }
         }
         let regions = simt::analyse(&f);
         let multi = regions.regions.len() > 1;
