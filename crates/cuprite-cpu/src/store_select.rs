@@ -172,3 +172,72 @@ impl Same<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{kernel, lower};
+
+    /// Rewrites the module's only kernel; the result must pass the IR verifier.
+    fn rewritten(src: &str) -> (usize, Function) {
+        let mut m = lower(src);
+        let (id, _) = m.kernels().next().expect("a kernel");
+        let mut f = kernel(&m);
+        let n = select_conditional_stores(&mut f);
+        m.functions[id.index()] = f.clone();
+        cuprite_ir::verify::verify(&m).unwrap_or_else(|e| panic!("invalid IR after the rewrite: {e:#?}"));
+        (n, f)
+    }
+
+    fn stores_under_branches(f: &Function) -> usize {
+        f.blocks
+            .iter()
+            .filter(|b| matches!(b.term, Terminator::Branch { .. }))
+            .flat_map(|b| b.term.successors())
+            .filter(|s| f.block(*s).insts.iter().any(|i| matches!(i.kind, InstKind::Store { .. })))
+            .count()
+    }
+
+    #[test]
+    fn a_compare_and_swap_stores_selects() {
+        let (n, f) = rewritten(
+            "__global__ void stage(unsigned *a, int j) {
+                unsigned i = blockIdx.x * blockDim.x + threadIdx.x, p = i ^ j;
+                if (p > i) {
+                    unsigned x = a[i], y = a[p];
+                    if (x > y) { a[i] = y; a[p] = x; }
+                }
+            }",
+        );
+        assert_eq!(n, 1);
+        // Both stores now sit in the block of the loads (under `p > i` only) and store
+        // selects; the swap's side is empty.
+        let insts: Vec<&Inst> = f.blocks.iter().flat_map(|b| b.insts.iter()).collect();
+        let selects: Vec<ValueId> = insts.iter().filter(|i| matches!(i.kind, InstKind::Select(..))).filter_map(|i| i.result).collect();
+        let stored: Vec<ValueId> = insts.iter().filter_map(|i| match i.kind {
+            InstKind::Store { value, .. } => Some(value),
+            _ => None,
+        }).collect();
+        assert_eq!(selects.len(), 2);
+        assert_eq!(stored, selects, "{f:#?}");
+        assert_eq!(stores_under_branches(&f), 1, "only the block of the loads: {f:#?}");
+    }
+
+    #[test]
+    fn stores_elsewhere_volatile_or_after_a_write_stay_conditional() {
+        for src in [
+            // Stores to an address not loaded before.
+            "__global__ void k(int *a, int *b) { int x = a[threadIdx.x]; if (x > 0) b[threadIdx.x] = x; }",
+            // Volatile.
+            "__global__ void k(volatile int *a) { int x = a[threadIdx.x]; if (x > 0) a[threadIdx.x] = 0; }",
+            // A store between the load and the branch: the old value is no longer there.
+            "__global__ void k(int *a, int *b) { int x = a[threadIdx.x]; b[0] = 1; if (x > 0) a[threadIdx.x] = 0; }",
+            // A load in the side (it might fault when the branch is not taken).
+            "__global__ void k(int *a, int *b) { int x = a[threadIdx.x]; if (x > 0) a[threadIdx.x] = b[x]; }",
+        ] {
+            let (n, f) = rewritten(src);
+            assert_eq!(n, 0, "{src}");
+            assert_eq!(stores_under_branches(&f), 1, "{src}");
+        }
+    }
+}
