@@ -691,6 +691,10 @@ impl<'m> ModCx<'m> {
             crate::webs::split_local_webs(&mut f);
             // Grid-stride loops read their index as `i0 + k * step` (affine in the thread).
             crate::stride_affine::rewrite_stride_inductions(&mut f);
+            // Compare-and-swap branches as selects (never in checking mode: more stores).
+            if !self.opts.checks {
+                crate::store_select::select_conditional_stores(&mut f);
+            }
         }
         let regions = simt::analyse(&f);
         let multi = regions.regions.len() > 1;
@@ -1862,7 +1866,8 @@ impl<'a, 'm> FnCx<'a, 'm> {
         let is_tid = |s: &SpecialReg| matches!(s, SpecialReg::ThreadIdx(_));
         let is_bid = |s: &SpecialReg| matches!(s, SpecialReg::BlockIdx(_));
         let is_dim = |s: &SpecialReg| matches!(s, SpecialReg::BlockDim(_));
-        let small = |v: ValueId| matches!(defs.get(&v), Some(InstKind::Const(Const::Int(c, _))) if (0..=1024).contains(c));
+        let ty = |v: ValueId| self.vty(v).clone();
+        let small = |v: ValueId| crate::const_fold::small_const(v, defs, &ty, 4).is_some_and(|c| c <= 1024);
         let wide = |v: ValueId| self.v(v).cast(CType::named("int64_t"));
         match defs.get(&v)? {
             InstKind::Special(s) if is_tid(s) || is_bid(s) || is_dim(s) => Some(wide(v)),

@@ -29,6 +29,7 @@
 pub mod builder;
 pub mod builtins;
 pub mod cast;
+mod const_fold;
 mod emit;
 mod fission;
 mod guarded_index;
@@ -37,9 +38,11 @@ mod lane_disjoint;
 mod lockstep;
 mod simt;
 mod split;
+mod store_select;
 mod stride_affine;
 mod stride_loop;
 mod thread_range;
+mod thread_split;
 mod webs;
 mod uniformity;
 #[cfg(test)]

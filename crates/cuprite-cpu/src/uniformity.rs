@@ -271,13 +271,19 @@ fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprit
     let blocks = divergent_region(f, d, join);
     let inside = |b: &BlockId| blocks.contains(b);
     let mut has_collective = false;
+    // Lock-step points only (no lane waits for another's value): a single thread
+    // inside needs none of them.
+    let mut only_lockstep = true;
     let mut preds_outside = false;
     for b in &blocks {
         let term = &f.block(*b).term;
         match term {
             Terminator::Barrier { .. } | Terminator::Unreachable => return None,
             Terminator::Return(_) if join.is_some() => return None,
-            Terminator::Warp { .. } => has_collective = true,
+            Terminator::Warp { op, .. } => {
+                has_collective = true;
+                only_lockstep &= *op == WarpOp::Lockstep;
+            }
             _ => {}
         }
     }
@@ -287,7 +293,7 @@ fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprit
             preds_outside = true;
         }
     }
-    let single_x = if has_collective || !single_ok { None } else { single_thread(f, d, cond, enter_when) };
+    let single_x = if (has_collective && !only_lockstep) || !single_ok { None } else { single_thread(f, d, cond, enter_when) };
     ((has_collective || single_x.is_some()) && !preds_outside).then_some(Guard { owner: d, entry, enter_when, join, blocks, looping: false, single_x })
 }
 
@@ -295,13 +301,28 @@ fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprit
 /// `threadIdx.x == c` (or `(int)threadIdx.x`, either side) entered when true, or `!=`
 /// entered when false, with `c` a 32-bit integer (negative: no thread).
 fn single_thread(f: &Function, d: BlockId, cond: ValueId, enter_when: bool) -> Option<ValueId> {
-    let def = |v: ValueId| f.block(d).insts.iter().find(|i| i.result == Some(v)).map(|i| &i.kind);
-    let is_tx = |v: ValueId| match def(v) {
+    let def_in = |b: BlockId, v: ValueId| f.block(b).insts.iter().find(|i| i.result == Some(v)).map(|i| &i.kind);
+    let def = |v: ValueId| def_in(d, v);
+    let is_tx_in = |b: BlockId, v: ValueId| match def_in(b, v) {
         Some(InstKind::Special(SpecialReg::ThreadIdx(Dim::X))) => true,
         Some(InstKind::Cast(a)) => {
-            matches!(f.value_type(v), Type::I32 | Type::U32) && matches!(def(*a), Some(InstKind::Special(SpecialReg::ThreadIdx(Dim::X))))
+            matches!(f.value_type(v), Type::I32 | Type::U32) && matches!(def_in(b, *a), Some(InstKind::Special(SpecialReg::ThreadIdx(Dim::X))))
         }
         _ => false,
+    };
+    // `int t = threadIdx.x;` in the entry block, its only assignment (`if (t == 0)`).
+    let entry_tx_local = |l: LocalId| {
+        let mut stores = f.blocks.iter().flat_map(|b| b.insts.iter()).filter_map(|i| match i.kind {
+            InstKind::StoreLocal(sl, v) if sl == l => Some(v),
+            _ => None,
+        });
+        let entry = BlockId(0);
+        matches!((stores.next(), stores.next()), (Some(v), None) if def_in(entry, v).is_some() && is_tx_in(entry, v))
+            && f.blocks.iter().flat_map(|b| b.insts.iter()).all(|i| !matches!(i.kind, InstKind::LocalAddr(a) if a == l))
+    };
+    let is_tx = |v: ValueId| match def(v) {
+        Some(InstKind::LoadLocal(l)) => matches!(f.value_type(v), Type::I32 | Type::U32) && entry_tx_local(*l),
+        _ => is_tx_in(d, v),
     };
     let Some(InstKind::Binary(op, a, b)) = def(cond) else { return None };
     let wanted = if enter_when { BinaryOp::Eq } else { BinaryOp::Ne };
@@ -515,9 +536,11 @@ mod tests {
         for b in barrier_blocks(&f) {
             assert!(u.block(b), "every barrier is on uniform control flow");
         }
-        // The `s[tid] += ...` block runs under `tid < st`: varying.
+        // The `s[tid] += ...` block runs under `tid < st`: varying. The `tid == 0` block is
+        // a single-thread guard (`tid` is `threadIdx.x`, assigned once in the entry).
         let divergent: Vec<BlockId> = (0..f.blocks.len()).map(|i| BlockId(i as u32)).filter(|b| !u.block(*b)).collect();
-        assert_eq!(divergent.len(), 2, "the two guarded stores, nothing else: {divergent:?}");
+        assert_eq!(divergent.len(), 1, "the guarded store, nothing else: {divergent:?}");
+        assert!(u.guards.iter().any(|g| g.single_x.is_some()), "tid == 0 is a single-thread guard");
         assert!(divergent.iter().all(|b| f.block(*b).insts.iter().any(|i| matches!(i.kind, InstKind::Store { .. }))));
     }
 

@@ -83,7 +83,7 @@ fn thread_loops(c: &str) -> Vec<(usize, String)> {
             continue;
         }
         let head = lines[i + 1];
-        assert!(head.trim_start().starts_with("for (uint32_t __tx = 0;"), "omp simd marks the x thread loop: {head}");
+        assert!(head.trim_start().starts_with("for (uint32_t __tx = "), "omp simd marks the x thread loop: {head}");
         let indent = head.len() - head.trim_start().len();
         let end = (i + 2..lines.len()).find(|&j| lines[j].len() > indent && lines[j][..indent].trim().is_empty() && lines[j][indent..].starts_with('}')).unwrap();
         loops.push((i + 2, lines[i + 1..=end].join("\n")));
@@ -679,10 +679,60 @@ fn halo_stencils_match_the_host_with_affine_offsets() {
     // `threadIdx.x - 1` under `threadIdx.x > 0` is a 64-bit offset; slot indices are too.
     assert!(c.contains("((int64_t)v") && c.contains(" - (int64_t)v"), "guarded offset widened:\n{c}");
     assert!(c.contains("const size_t __t = "), "{c}");
-    // Not asserted: that GCC vectorises the selection's thread loop. GCC 12 does only after
-    // unswitching it on the `threadIdx.y` tests (`--param=max-unswitch-insns=100`, not
-    // passed: it measured no faster), and then only the versions without `x == 0` loads
-    // (NOTES.md, hotspot).
+    // The selection's thread loops are split at the constants that `threadIdx.x` and
+    // `threadIdx.y` are compared with (`thread_split.rs`): 3 x 3 copies; the interior
+    // one (x and y in 1..7) has no branch left, and GCC vectorises it.
+    let loops = thread_loops(c);
+    let mid: Vec<_> = loops.iter().filter(|(_, b)| b.lines().next().unwrap().contains("__tx = 1u; __tx < (7u < __bdx ? 7u : __bdx)")).collect();
+    // (Three per copy of the block body: the block-index versioning makes two.)
+    assert!(!mid.is_empty() && mid.len() % 3 == 0, "x split at 1 and 7 in each of three y ranges:\n{c}");
+    assert!(c.contains("for (uint32_t __ty = 1u; __ty < (7u < __bdy ? 7u : __bdy); __ty++)"), "y split too:\n{c}");
+    let (line, body) = mid[1];
+    assert_vectorised("fission_halo_vec", c, *line, body.lines().count());
+}
+
+/// A bitonic sorting stage: the compare-and-swap's stores go back to the two addresses
+/// just loaded, so they become stores of selects (`store_select.rs`) with no branch.
+const BITONIC: &str = "
+__global__ void stage(unsigned int *a, int j, int k) {
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int partner = i ^ j;
+    if (partner > i) {
+        unsigned int x = a[i], y = a[partner];
+        bool ascending = (i & k) == 0;
+        if ((x > y) == ascending) {
+            a[i] = y;
+            a[partner] = x;
+        }
+    }
+}";
+
+#[test]
+fn compare_and_swap_stores_are_selects_and_still_sort() {
+    let m = lower(BITONIC);
+    let main = format!(
+        "{LAUNCH0}int main(void) {{
+            enum {{ N = 1024 }};
+            static unsigned int a[N];
+            unsigned int s = 7;
+            for (int i = 0; i < N; i++) {{ s ^= s << 13; s ^= s >> 17; s ^= s << 5; a[i] = s % 1000; }}
+            unsigned int *pa = a;
+            for (int k = 2; k <= N; k <<= 1)
+                for (int j = k >> 1; j > 0; j >>= 1) {{
+                    void *args[] = {{ &pa, &j, &k }};
+                    LAUNCH0(d3(N / 64, 1, 1), d3(64, 1, 1), 0, args);
+                }}
+            int bad = 0;
+            for (int i = 1; i < N; i++) bad += a[i - 1] > a[i];
+            printf(\"bad %d\\n\", bad);
+            return 0;
+        }}"
+    );
+    let r = run("fission_bitonic", &m, &main);
+    assert_eq!(r.stdout, "bad 0\n", "{}", r.c_source);
+    let c = &r.c_source;
+    let kernel = &c[c.find("kernel `stage`").unwrap_or_else(|| panic!("{c}"))..];
+    assert!(kernel.matches(" ? ").count() >= 2, "two selects for the two stores:\n{kernel}");
 }
 
 /// Shuffles of every kind with a block-uniform lane and width (kernel parameters), in a

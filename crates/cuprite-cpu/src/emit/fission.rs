@@ -452,7 +452,11 @@ impl<'m> ModCx<'m> {
                         out.push(Stmt::decl(CType::named("uint32_t").konst(), lim.clone(), Some(x_limit(cx.v(r.bound), r.signed))));
                         out.push(thread_loop_below(tb, pragma, &lim));
                     }
-                    None => out.push(thread_loop(tb, pragma)),
+                    None => match crate::thread_split::thread_split(f, plan, unit).filter(|_| pragma.is_some()) {
+                        // Tests of the thread index against constants: a loop per range.
+                        Some(split) => out.push(crate::thread_split::split_thread_loops(tb, pragma, &split)),
+                        None => out.push(thread_loop(tb, pragma)),
+                    },
                 },
             }
         }
