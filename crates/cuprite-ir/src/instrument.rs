@@ -11,6 +11,8 @@
 //!   loads and stores say so: racecheck orders memory by them, as by atomics), and
 //!   then access through the pointer it returns (the checker hands back a scratch area
 //!   for an invalid access, so that the thread goes on as under compute-sanitizer).
+//! - A fence (`Builtin::Fence`) gets `CheckOp::Fence` just before it: atomics are
+//!   relaxed (CUDA's model), and racecheck lets them order memory only through fences.
 //! - `Terminator::Barrier` gets `CheckOp::Barrier`, `Terminator::Warp` `CheckOp::WarpMask`
 //!   with its member mask (`CheckOp::WarpSync` for `__activemask()`), a conditional
 //!   `Terminator::Branch` `CheckOp::Branch` with its condition (the profiler's divergence
@@ -97,6 +99,9 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), s
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len() * 2);
         for mut inst in insts {
+            if matches!(inst.kind, InstKind::CallBuiltin { builtin: Builtin::Fence(_), .. }) {
+                out.push(Inst { result: None, kind: InstKind::Check(CheckOp::Fence), loc: inst.loc });
+            }
             for (ptr, bytes, align, kind) in access_of(f, &inst, layout) {
                 let checked = ValueId(f.values.len() as u32);
                 f.values.push(f.value_type(ptr).clone());
@@ -191,6 +196,19 @@ mod tests {
         let text = m.to_string();
         assert!(text.contains("check.access volatile read %0, bytes 4"), "{text}");
         assert!(text.contains("check.access volatile write %0, bytes 4"), "{text}");
+    }
+
+    #[test]
+    fn fences_are_events_before_them() {
+        let mut m = kernel_storing_through_param();
+        let fence = Inst { result: None, kind: InstKind::CallBuiltin { builtin: Builtin::Fence(Scope::Device), args: vec![] }, loc: None };
+        m.functions[0].blocks[1].insts.insert(1, fence);
+        instrument(&mut m);
+        let insts = &m.functions[0].blocks[1].insts;
+        let at = insts.iter().position(|i| matches!(i.kind, InstKind::CallBuiltin { builtin: Builtin::Fence(_), .. })).unwrap();
+        assert!(matches!(insts[at - 1].kind, InstKind::Check(CheckOp::Fence)), "{m}");
+        assert!(m.to_string().contains("check.fence"), "{m}");
+        assert!(crate::verify::verify(&m).is_ok(), "{:?}", crate::verify::verify(&m));
     }
 
     #[test]

@@ -170,7 +170,8 @@ void __cuprite_set_target_arch(unsigned int sm);
 void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, uint32_t site,
                            const char *symbol, const char *file, unsigned line, cuprite_dim3 thread,
                            cuprite_dim3 block);
-/* A thread event: 0 arrives at __syncthreads, 1 at a warp collective, 2 leaves the kernel. */
+/* A thread event: 0 arrives at __syncthreads, 1 at a warp collective, 2 leaves the kernel,
+ * 3 reaches a memory fence (__threadfence*, cuda::atomic_thread_fence). */
 void __cuprite_san_event(int event, const char *symbol, const char *file, unsigned line,
                          cuprite_dim3 thread, cuprite_dim3 block);
 /* A thread event with a value: 0 takes a conditional branch (value: 1 taken, 0 not),
@@ -200,7 +201,7 @@ extern uint64_t __cuprite_san_epoch;
 extern __thread uintptr_t __cuprite_san_fast_read[12];
 extern __thread uint32_t __cuprite_san_launch;
 /* Which events __cuprite_san_event is wanted for (bit `event`: racecheck wants barriers,
- * synccheck barriers and exits), and which
+ * exits and fences, synccheck barriers and exits), and which
  * values __cuprite_san_value is wanted for: bit `event` (bit 0, branches: the profiler;
  * bit 1, collectives' masks: synccheck; bit 3, __syncwarp's: synccheck and racecheck),
  * so a tool pays only for what it reads. */
