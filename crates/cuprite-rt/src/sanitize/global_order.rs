@@ -139,6 +139,13 @@ pub struct BlockSync {
 }
 
 impl BlockSync {
+    /// For a block of `n` threads (each made at once: growing one by one cost more).
+    pub fn with_threads(n: usize) -> BlockSync {
+        let mut threads = Vec::new();
+        threads.resize_with(n, ThreadSync::default);
+        BlockSync { threads, ..BlockSync::default() }
+    }
+
     fn thread(&mut self, tid: u32) -> &mut ThreadSync {
         let t = tid as usize;
         if self.threads.len() <= t {

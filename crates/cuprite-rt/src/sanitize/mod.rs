@@ -122,10 +122,11 @@ fn start(c: &Config) {
         Tool::Racecheck => want_warp_masks(false),
         _ => {}
     }
-    // Barriers and exits matter to racecheck (a block is over when all its threads
-    // exited) and synccheck; fences to racecheck (atomics order memory through them).
+    // Barriers matter to racecheck and synccheck, exits to synccheck (a thread that
+    // leaves before a barrier others reach), fences to racecheck (atomics order memory
+    // through them).
     let events = match c.tool {
-        Tool::Racecheck => 1 << 0 | 1 << 2 | 1 << 3,
+        Tool::Racecheck => 1 << 0 | 1 << 3,
         Tool::Synccheck => 1 << 0 | 1 << 2,
         _ => 0,
     };
@@ -296,9 +297,9 @@ pub fn leave_run(launch: u64) {
 /// A block of the cooperative launch `launch` returned to the worker (finished, or
 /// stopped to be resumed later, perhaps by another worker): racecheck sets its state
 /// aside, so that where it resumes does not change what is found.
-pub fn block_stopped(launch: u64) {
+pub fn block_stopped(launch: u64, finished: bool) {
     if launch != 0 && tool_is(Tool::Racecheck) {
-        racecheck::block_stopped();
+        racecheck::block_stopped(finished);
     }
 }
 
@@ -476,7 +477,6 @@ pub unsafe extern "C" fn __cuprite_san_event(event: i32, symbol: *const c_char, 
     let at = Thread { thread, block, run, site: Site { symbol, file, line } };
     match (cfg.tool, event) {
         (Tool::Racecheck, 0) => racecheck::barrier(&at),
-        (Tool::Racecheck, 2) => racecheck::exit(&at),
         (Tool::Racecheck, 3) => racecheck::fence(&at),
         (Tool::Synccheck, 0) => synccheck::barrier(&at),
         (Tool::Synccheck, 2) => synccheck::exit(&at),

@@ -19,8 +19,8 @@
 //! thread learnt, and a grid barrier orders everything before it (`global_order.rs`).
 //! Hazards are grouped by their two sites and reported at the end of the launch, as
 //! compute-sanitizer's analysis mode does. A block's state lives with the worker running
-//! it; a block of a cooperative launch that stops (grid barrier, waiting for other
-//! blocks) while some of its threads have not exited is set aside until it resumes.
+//! it; a block of a cooperative launch that stops before its end (grid barrier, waiting
+//! for other blocks) is set aside where any worker finds it when it resumes.
 
 use super::global_order::{self, BlockSync, Clock};
 use super::memcheck::Space;
@@ -100,8 +100,6 @@ struct BlockState {
     warps: HashMap<u32, Box<WarpClocks>>,
     /// What atomics and barriers ordered between its threads and other blocks'.
     sync: BlockSync,
-    /// Threads that left the kernel: the block is over when all have.
-    exited: u32,
 }
 
 /// Blocks of cooperative launches that stopped before all their threads exited.
@@ -130,15 +128,13 @@ fn with_block<R>(at: &Thread, f: impl FnOnce(&mut BlockState) -> R) -> Option<R>
             let key = at.block_key();
             if b.as_ref().is_none_or(|s| s.key != key) {
                 let n = at.run.block_dim.count() as usize;
-                if let Some(old) = b.take() {
-                    if (old.exited as usize) < old.epochs.len() {
-                        parked().insert(old.key, old);
-                    }
-                }
+                // The block this worker ran before is over: a block that stops before its
+                // end (cooperative launches only) was set aside by `block_stopped`.
+                b.take();
                 let resumed = parked().remove(&key);
                 *b = Some(match resumed {
                     Some(s) => BlockState { serial: next_serial(), ..s },
-                    None => BlockState { key, serial: next_serial(), epochs: vec![0; n], warps: HashMap::new(), sync: BlockSync::default(), exited: 0 },
+                    None => BlockState { key, serial: next_serial(), epochs: vec![0; n], warps: HashMap::new(), sync: BlockSync::with_threads(n) },
                 });
             }
             f(b.as_mut().unwrap())
@@ -152,10 +148,11 @@ fn with_block<R>(at: &Thread, f: impl FnOnce(&mut BlockState) -> R) -> Option<R>
 /// threads exited. Left in the worker's thread-local, a block resumed elsewhere started
 /// over with empty clocks, and a thread that had already acquired what other blocks
 /// released (passed a device-scope `cuda::barrier`) saw their writes as races.
-pub fn block_stopped() {
+/// `finished`: the block ran to its end, and its state goes.
+pub fn block_stopped(finished: bool) {
     let _ = BLOCK.try_with(|b| {
         if let Some(old) = b.borrow_mut().take() {
-            if (old.exited as usize) < old.epochs.len() {
+            if !finished {
                 parked().insert(old.key, old);
             }
         }
@@ -181,11 +178,6 @@ pub fn fence(at: &Thread) {
         let epoch = b.epochs.get(t as usize).copied().unwrap_or(0);
         b.sync.fence(block, t, epoch);
     });
-}
-
-/// A thread leaves its kernel.
-pub fn exit(at: &Thread) {
-    with_block(at, |b| b.exited += 1);
 }
 
 /// The shadow's launch number for the worker's running launch (`global_order.rs`:
