@@ -5,7 +5,10 @@
 # REPS times; prints the median of the timed section (the program's BENCH ms=) and of the
 # whole program's CPU time (user + sys) per tool, and each over unchecked.
 #
-# Usage: benches/sanitize_cost.sh [--reps N] [KERNEL...]   (default: the six below, 3 reps)
+# Usage: benches/sanitize_cost.sh [--reps N] [--min] [KERNEL...]   (default: the six below,
+# 3 reps, medians; --min takes the fastest run, steadier on a loaded machine, e.g. with
+# CUPRITE_WORKERS=1 in the environment: one worker, so other programs' load mostly delays
+# whole runs rather than stretching the timed section)
 # Problem sizes are cut (a copy of each program with smaller #defines, SIZES below) so a
 # checked run takes seconds: the ratios are per access, which the sizes do not change much.
 # Environment: CUPRITE (default target/release/cuprite), BENCH_DIR (default
@@ -15,10 +18,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CUPRITE=${CUPRITE:-$ROOT/target/release/cuprite}
 DIR=${BENCH_DIR:-$ROOT/target/bench-sanitize}
 REPS=3
+STAT=median
 KERNELS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) REPS=$2; shift ;;
+    --min) STAT=min ;;
     *) KERNELS+=("$1") ;;
   esac
   shift
@@ -38,7 +43,10 @@ declare -A SIZES=(
 )
 
 mkdir -p "$DIR"
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else print v[int((NR + 1) / 2)] }'; }
+median() {
+  if [ "$STAT" = min ]; then sort -g | awk 'NR == 1 { print $1; f = 1 } END { if (!f) print "nan" }'
+  else sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else print v[int((NR + 1) / 2)] }'; fi
+}
 RAW=$DIR/raw.tsv
 : >"$RAW"
 for k in "${KERNELS[@]}"; do

@@ -1929,6 +1929,7 @@ impl<'a, 'm> FnCx<'a, 'm> {
             CheckOp::Barrier => ("__cuprite_san_event_if_wanted", vec![lit("0")]),
             CheckOp::WarpSync => ("__cuprite_san_event_if_wanted", vec![lit("1")]),
             CheckOp::Exit => ("__cuprite_san_event_if_wanted", vec![lit("2")]),
+            CheckOp::Fence => ("__cuprite_san_event_if_wanted", vec![lit("3")]),
             CheckOp::Branch { cond, site } => ("__cuprite_san_value_if_wanted", vec![lit("0"), self.v(*cond).bin("!=", lit("0")).cast(CType::named("uint32_t")), lit(format!("{site}u"))]),
             // Event 1: a collective's mask; 3: `__syncwarp`'s (cuprite_abi.h).
             CheckOp::WarpMask { mask, site, orders_memory } => {

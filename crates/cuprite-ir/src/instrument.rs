@@ -11,10 +11,13 @@
 //!   loads and stores say so: racecheck orders memory by them, as by atomics), and
 //!   then access through the pointer it returns (the checker hands back a scratch area
 //!   for an invalid access, so that the thread goes on as under compute-sanitizer).
+//! - A fence (`Builtin::Fence`) gets `CheckOp::Fence` just before it: atomics are
+//!   relaxed (CUDA's model), and racecheck lets them order memory only through fences.
 //! - `Terminator::Barrier` gets `CheckOp::Barrier`, `Terminator::Warp` `CheckOp::WarpMask`
 //!   with its member mask (`CheckOp::WarpSync` for `__activemask()`), a conditional
 //!   `Terminator::Branch` `CheckOp::Branch` with its condition (the profiler's divergence
-//!   count), and a kernel's `Terminator::Return` `CheckOp::Exit`, each as the block's last
+//!   count), and a kernel's `Terminator::Return` `CheckOp::Exit` (where the module has a
+//!   barrier: synccheck compares exits with barriers only), each as the block's last
 //!   instruction, located at the terminator.
 //!
 //! The same build serves the profiler (`cuprite run --profile`, `CUPRITE_PROFILE=1`): it
@@ -32,8 +35,11 @@ pub fn instrument(m: &mut Module) {
         let shape: &Module = m;
         let layouts = |ty: &Type| shape.layout(ty);
         let mut site = 0;
+        // synccheck compares a thread's exit with the barriers others reached: in a module
+        // without barriers exits say nothing, and a call per thread is a cost.
+        let barriers = functions.iter().any(|f| f.blocks.iter().any(|b| matches!(b.term, Terminator::Barrier { .. })));
         for f in &mut functions {
-            instrument_function(f, &layouts, &mut site);
+            instrument_function(f, &layouts, &mut site, barriers);
         }
     }
     m.functions = functions;
@@ -87,7 +93,7 @@ fn replace_operand(kind: &mut InstKind, old: ValueId, new: ValueId, which: Acces
     }
 }
 
-fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), site: &mut u32) {
+fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), site: &mut u32, barriers: bool) {
     let mut next = || {
         *site += 1;
         *site
@@ -97,6 +103,9 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), s
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len() * 2);
         for mut inst in insts {
+            if matches!(inst.kind, InstKind::CallBuiltin { builtin: Builtin::Fence(_), .. }) {
+                out.push(Inst { result: None, kind: InstKind::Check(CheckOp::Fence), loc: inst.loc });
+            }
             for (ptr, bytes, align, kind) in access_of(f, &inst, layout) {
                 let checked = ValueId(f.values.len() as u32);
                 f.values.push(f.value_type(ptr).clone());
@@ -118,7 +127,7 @@ fn instrument_function(f: &mut Function, layout: &dyn Fn(&Type) -> (u64, u64), s
             }
             Terminator::Warp { op, .. } if !matches!(op, WarpOp::Lockstep | WarpOp::Yield) => Some(CheckOp::WarpSync),
             Terminator::Branch { cond, .. } => Some(CheckOp::Branch { cond: *cond, site: next() }),
-            Terminator::Return(_) if is_kernel => Some(CheckOp::Exit),
+            Terminator::Return(_) if is_kernel && barriers => Some(CheckOp::Exit),
             _ => None,
         };
         if let Some(op) = event {
@@ -191,6 +200,27 @@ mod tests {
         let text = m.to_string();
         assert!(text.contains("check.access volatile read %0, bytes 4"), "{text}");
         assert!(text.contains("check.access volatile write %0, bytes 4"), "{text}");
+    }
+
+    #[test]
+    fn exits_are_events_only_where_the_module_has_barriers() {
+        let mut m = kernel_storing_through_param();
+        m.functions[0].blocks[0].term = Terminator::Jump(BlockId(1));
+        instrument(&mut m);
+        assert!(!m.to_string().contains("check.exit"), "{m}");
+    }
+
+    #[test]
+    fn fences_are_events_before_them() {
+        let mut m = kernel_storing_through_param();
+        let fence = Inst { result: None, kind: InstKind::CallBuiltin { builtin: Builtin::Fence(Scope::Device), args: vec![] }, loc: None };
+        m.functions[0].blocks[1].insts.insert(1, fence);
+        instrument(&mut m);
+        let insts = &m.functions[0].blocks[1].insts;
+        let at = insts.iter().position(|i| matches!(i.kind, InstKind::CallBuiltin { builtin: Builtin::Fence(_), .. })).unwrap();
+        assert!(matches!(insts[at - 1].kind, InstKind::Check(CheckOp::Fence)), "{m}");
+        assert!(m.to_string().contains("check.fence"), "{m}");
+        assert!(crate::verify::verify(&m).is_ok(), "{:?}", crate::verify::verify(&m));
     }
 
     #[test]

@@ -553,6 +553,10 @@ pub enum CheckOp {
     /// `orders_memory`: the collective is `__syncwarp` (a tile's `sync()`), which orders
     /// its lanes' memory accesses (racecheck); shuffles, votes and the rest do not.
     WarpMask { mask: ValueId, site: u32, orders_memory: bool },
+    /// The thread reaches a memory fence (`__threadfence*`, `cuda::atomic_thread_fence`;
+    /// just before it): racecheck orders memory through atomics, which are relaxed in
+    /// CUDA's model, only where fences make them release and acquire.
+    Fence,
 }
 
 impl CheckOp {
@@ -561,14 +565,14 @@ impl CheckOp {
         match self {
             CheckOp::Access { ptr, .. } => Some(*ptr),
             CheckOp::Branch { cond: v, .. } | CheckOp::WarpMask { mask: v, .. } => Some(*v),
-            CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit => None,
+            CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit | CheckOp::Fence => None,
         }
     }
     pub fn operand_mut(&mut self) -> Option<&mut ValueId> {
         match self {
             CheckOp::Access { ptr, .. } => Some(ptr),
             CheckOp::Branch { cond: v, .. } | CheckOp::WarpMask { mask: v, .. } => Some(v),
-            CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit => None,
+            CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit | CheckOp::Fence => None,
         }
     }
 }

@@ -473,6 +473,7 @@ impl Printer<'_> {
                 CheckOp::Barrier => out.write_str("check.barrier"),
                 CheckOp::WarpSync => out.write_str("check.warp_sync"),
                 CheckOp::Exit => out.write_str("check.exit"),
+                CheckOp::Fence => out.write_str("check.fence"),
                 CheckOp::Branch { cond, site } => write!(out, "check.branch %{}, site {site}", cond.0),
                 CheckOp::WarpMask { mask, site, orders_memory } => {
                     write!(out, "check.warp_mask %{}, site {site}{}", mask.0, if *orders_memory { ", orders memory" } else { "" })

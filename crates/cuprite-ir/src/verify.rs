@@ -295,7 +295,7 @@ fn verify_inst(cx: &mut Cx, inst: &Inst, rt: Option<&Type>) {
     let needs_result = !matches!(
         inst.kind,
         InstKind::StoreLocal(..) | InstKind::Store { .. } | InstKind::Copy { .. } | InstKind::Call { .. } | InstKind::CallIndirect { .. } | InstKind::CallBuiltin { .. }
-            | InstKind::Check(CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit | CheckOp::Branch { .. } | CheckOp::WarpMask { .. })
+            | InstKind::Check(CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit | CheckOp::Fence | CheckOp::Branch { .. } | CheckOp::WarpMask { .. })
     );
     if needs_result && rt.is_none() {
         cx.err("instruction has no result value".into());
@@ -467,7 +467,7 @@ fn verify_inst(cx: &mut Cx, inst: &Inst, rt: Option<&Type>) {
                 cx.err("a check event defines a value".into());
             }
         }
-        InstKind::Check(CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit) => {
+        InstKind::Check(CheckOp::Barrier | CheckOp::WarpSync | CheckOp::Exit | CheckOp::Fence) => {
             if rt.is_some() {
                 cx.err("a check event defines a value".into());
             }

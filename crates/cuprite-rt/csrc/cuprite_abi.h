@@ -170,7 +170,8 @@ void __cuprite_set_target_arch(unsigned int sm);
 void *__cuprite_san_access(void *ptr, uint32_t bytes, uint32_t align, int kind, uint32_t site,
                            const char *symbol, const char *file, unsigned line, cuprite_dim3 thread,
                            cuprite_dim3 block);
-/* A thread event: 0 arrives at __syncthreads, 1 at a warp collective, 2 leaves the kernel. */
+/* A thread event: 0 arrives at __syncthreads, 1 at a warp collective, 2 leaves the kernel,
+ * 3 reaches a memory fence (__threadfence*, cuda::atomic_thread_fence). */
 void __cuprite_san_event(int event, const char *symbol, const char *file, unsigned line,
                          cuprite_dim3 thread, cuprite_dim3 block);
 /* A thread event with a value: 0 takes a conditional branch (value: 1 taken, 0 not),
@@ -189,18 +190,24 @@ void __cuprite_san_module_checked(void);
  * runtime leaves the windows empty for the other tools and the profiler, which must
  * see every access), and is aligned, goes on without a call. The windows hold while no
  * allocation has been freed since (__cuprite_san_epoch). */
-extern __thread uintptr_t __cuprite_san_fast[8]; /* {lo, hi} × 4 */
-extern __thread uint64_t __cuprite_san_fast_epoch;
+/* The runtime, and these thread-locals with it, is linked into every program (static
+ * TLS), so checked code reaches them at a fixed offset from the thread pointer
+ * (initial-exec), also from a shared object the runtime dlopens (`cuprite sanitize`'s
+ * on-demand build): the default model for -fPIC code called __tls_get_addr for each
+ * access, which cost more than the rest of the check. */
+#define __CUPRITE_SAN_TLS __thread __attribute__((tls_model("initial-exec")))
+extern __CUPRITE_SAN_TLS uintptr_t __cuprite_san_fast[8]; /* {lo, hi} × 4 */
+extern __CUPRITE_SAN_TLS uint64_t __cuprite_san_fast_epoch;
 extern uint64_t __cuprite_san_epoch;
 /* racecheck's windows for reads, {lo, hi, shadow} × 4: an allocation with no shadow of
  * its writes (never written by checked code: a read cannot follow a racing write), or
  * whose shadow (16-byte cells, one per 4-byte word, the first 8 bytes `launch << 32 |
  * block`) says no word the read covers was written in the running launch
  * (__cuprite_san_launch), goes on without a call. A shadow made bumps the epoch. */
-extern __thread uintptr_t __cuprite_san_fast_read[12];
-extern __thread uint32_t __cuprite_san_launch;
+extern __CUPRITE_SAN_TLS uintptr_t __cuprite_san_fast_read[12];
+extern __CUPRITE_SAN_TLS uint32_t __cuprite_san_launch;
 /* Which events __cuprite_san_event is wanted for (bit `event`: racecheck wants barriers,
- * synccheck barriers and exits), and which
+ * exits and fences, synccheck barriers and exits), and which
  * values __cuprite_san_value is wanted for: bit `event` (bit 0, branches: the profiler;
  * bit 1, collectives' masks: synccheck; bit 3, __syncwarp's: synccheck and racecheck),
  * so a tool pays only for what it reads. */

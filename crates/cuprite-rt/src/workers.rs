@@ -365,6 +365,7 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
         let rc = unsafe { abi::cuprite_guarded_run(job.entry, &mut run) };
         if let Some(g) = &job.grid {
             let r = if run.grid_resume == 0 { GRID_DONE } else { run.grid_resume };
+            crate::sanitize::block_stopped(job.check_id, r == GRID_DONE);
             g.resume[first as usize].store(r, Ordering::Relaxed);
             if r & GRID_YIELDED != 0 && r != GRID_DONE {
                 g.yielded.store(true, Ordering::Relaxed);

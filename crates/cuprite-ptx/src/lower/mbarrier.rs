@@ -11,7 +11,9 @@
 //! A phase completes when its pending count and its transaction count are both zero:
 //! the parity flips and the pending count starts again at the expected count. The
 //! state an arrive returns is the word before the arrival, so a wait on it compares
-//! parities. Each operation is an atomic read-modify-write (a compare-and-swap loop); a
+//! parities. Each operation is an atomic read-modify-write (a compare-and-swap loop),
+//! relaxed, with a fence before an arrival (release) and after a wait's read (acquire),
+//! as PTX's default orders say (checking mode's racecheck reads the order there); a
 //! wait for a phase that has not completed yields (`WarpOp::Yield`) so that the threads
 //! it waits for, which the CPU device runs on the same core, get to arrive.
 
@@ -155,6 +157,9 @@ impl Lowerer<'_> {
     /// Applies an arrival or a transaction-count change to the barrier at `p` atomically
     /// (a compare-and-swap loop); returns the word before it.
     fn mbar_update(&mut self, p: ValueId, a: Arrival) -> ValueId {
+        // An arrival (or a completed transaction) releases the thread's earlier accesses
+        // (`.release` is the default); the atomics below are relaxed.
+        self.emit_void(IK::CallBuiltin { builtin: Builtin::Fence(Scope::Block), args: vec![] });
         let cur = self.temp(Type::U64);
         let before = self.temp(Type::U64);
         let w0 = self.mbar_read(p);
@@ -220,6 +225,8 @@ impl Lowerer<'_> {
     /// arrive returned (complete once the current parity differs from the state's).
     fn mbar_complete(&mut self, p: ValueId, want: ValueId) -> ValueId {
         let w = self.mbar_read(p);
+        // A wait acquires what the phase's arrivals released (`.acquire` is the default).
+        self.emit_void(IK::CallBuiltin { builtin: Builtin::Fence(Scope::Block), args: vec![] });
         let cur = self.bin_k(B::Shr, w, PARITY_SHIFT);
         self.bin(B::Ne, cur, want)
     }

@@ -351,7 +351,17 @@ impl Lowerer<'_> {
         for o in &i.operands[first + 1..] {
             args.push(self.read_as(o, &et, i.loc)?);
         }
+        // IR atomics are relaxed (PTX's default): a stronger order is a fence before
+        // (release) and after (acquire), as checking mode's racecheck reads it.
+        let fence = |l: &mut Self| l.emit_void(IK::CallBuiltin { builtin: Builtin::Fence(scope), args: vec![] });
+        let sc = i.has("sc") || i.has("acq_rel");
+        if sc || i.has("release") {
+            fence(self);
+        }
         let old = self.emit(IK::CallBuiltin { builtin: Builtin::Atomic { op, scope }, args }, et);
+        if sc || i.has("acquire") {
+            fence(self);
+        }
         if !is_red {
             self.write(&i.operands[0], old, i.loc)?;
         }

@@ -5,12 +5,18 @@
 //! writes: per thread `(block, tid)` the last *stamp* it knows (a thread stamps its
 //! writes with its own count of releases that followed a write), and per block `X` a
 //! barrier count `E` (every write of block `X` made before its `E`-th `__syncthreads` is
-//! known). An atomic read-modify-write is taken as acquire-release on its address (our
-//! libcu++ atomics are all read-modify-writes, `cuda::barrier` is a word changed by
-//! compare-and-swap, and `__threadfence` + `atomicInc` is the "last block" pattern): it
-//! first takes the address's clock (acquire), then adds its own knowledge to it
-//! (release). So relaxed atomics order memory too here: stronger than CUDA asks, which
-//! can hide a race (never report one that is not there). A `__syncthreads` joins the
+//! known). Atomics are relaxed, as CUDA's builtins are (`atomicAdd`, and libcu++'s with
+//! `memory_order_relaxed`; libcu++'s other orders and `cuda::barrier` put fences around
+//! their read-modify-writes, `include/cuda/`): they order memory only with fences, as
+//! C++'s fence synchronisation says. An atomic read-modify-write releases on its address
+//! what the thread knew at its last fence (a release fence before a relaxed write), and
+//! what it reads there the thread takes at its next fence (an acquire fence after a
+//! relaxed read) or `__syncthreads` (the guide's "last block" reduction reads the
+//! partial sums after its ticket and a barrier, with no fence of its own). So a message
+//! passed through a relaxed flag with no fence is a race, as the guide's
+//! `__threadfence()` example explains. Volatile loads and stores are still taken as
+//! acquire and release (spinning on a volatile flag, `cuda::barrier`'s wait): stronger
+//! than CUDA asks, which can hide a race, never make one up. A `__syncthreads` joins the
 //! clocks of the block's threads (all arrive before any passes, so each takes the joined
 //! clock after it). A grid barrier (`grid.sync()`) orders every earlier write of the
 //! launch: the shadow's launch number changes (`grid_barrier`), so earlier writes are of
@@ -107,6 +113,18 @@ pub struct ThreadSync {
     shared_epoch: Option<u32>,
     /// The barrier interval whose joined clock it has yet to take.
     pending: Option<u32>,
+    /// What its relaxed atomics read since its last fence (taken at the next fence or
+    /// barrier).
+    observed: Clock,
+    /// What its relaxed atomics release: its knowledge at its last fence, and its own
+    /// stamp then (`true`: it covers a global write, not only shared accesses).
+    fenced: Clock,
+    fenced_own: Option<(u32, bool)>,
+    /// Addresses it read atomically or volatile (launch, address, volatile), whose
+    /// released clocks it takes at its next call here: the check runs before the access,
+    /// so taking them at once could miss a release made between the two by another
+    /// worker (the one the access then sees), and report its writes as races.
+    reads: Vec<(u64, usize, bool)>,
 }
 
 /// A block's part: its threads', and the joined clocks of the barriers being passed.
@@ -121,6 +139,13 @@ pub struct BlockSync {
 }
 
 impl BlockSync {
+    /// For a block of `n` threads (each made at once: growing one by one cost more).
+    pub fn with_threads(n: usize) -> BlockSync {
+        let mut threads = Vec::new();
+        threads.resize_with(n, ThreadSync::default);
+        BlockSync { threads, ..BlockSync::default() }
+    }
+
     fn thread(&mut self, tid: u32) -> &mut ThreadSync {
         let t = tid as usize;
         if self.threads.len() <= t {
@@ -129,8 +154,29 @@ impl BlockSync {
         &mut self.threads[t]
     }
 
-    /// The thread takes the clock of the barrier it passed last, if not yet done.
+    /// The thread takes what it read atomically (into what it observed) or volatile (into
+    /// its clock) since its last call, and the clock of the barrier it passed last.
     fn settle(&mut self, tid: u32) {
+        let t = self.thread(tid);
+        if !t.reads.is_empty() {
+            let reads = std::mem::take(&mut t.reads);
+            if LIVE.load(Ordering::Acquire) != 0 {
+                let vars = sync_vars();
+                for (launch, addr, volatile) in reads {
+                    if let Some(var) = vars.get(&(launch, addr)) {
+                        if volatile {
+                            t.clock.join(var);
+                        } else {
+                            t.observed.join(var);
+                        }
+                    }
+                }
+            }
+        }
+        self.settle_barrier(tid);
+    }
+
+    fn settle_barrier(&mut self, tid: u32) {
         let Some(e) = self.thread(tid).pending.take() else { return };
         let key = e as u64;
         let Some(entry) = self.at_barrier.get_mut(&key) else { return };
@@ -146,6 +192,9 @@ impl BlockSync {
     pub fn barrier(&mut self, tid: u32, epoch: u32) {
         self.settle(tid);
         let t = &mut self.threads[tid as usize];
+        // What its relaxed atomics read is known from here (see the module's comment).
+        let observed = std::mem::take(&mut t.observed);
+        t.clock.join(&observed);
         t.pending = Some(epoch);
         let (joined, left) = self.at_barrier.entry(epoch as u64).or_default();
         joined.join(&t.clock);
@@ -178,20 +227,60 @@ impl BlockSync {
         t.stamp
     }
 
-    /// Thread `tid` takes what was released on `addr` (an atomic, a volatile read).
-    pub fn acquire(&mut self, launch: u64, addr: usize, tid: u32) {
+    /// Thread `tid` of block `block`, in barrier interval `epoch`, reaches a fence: it
+    /// takes what its relaxed atomics read (acquire), and its later atomics release what
+    /// it knows now and its accesses so far (release).
+    pub fn fence(&mut self, block: u32, tid: u32, epoch: u32) {
         self.settle(tid);
-        if LIVE.load(Ordering::Acquire) == 0 {
-            return;
+        let publish_barrier = self.first_write_epoch.is_some_and(|w| w < epoch);
+        let t = &mut self.threads[tid as usize];
+        let observed = std::mem::take(&mut t.observed);
+        t.clock.join(&observed);
+        t.fenced = t.clock.clone();
+        if publish_barrier {
+            t.fenced.raise(barrier_key(block), epoch);
         }
-        let vars = sync_vars();
-        if let Some(var) = vars.get(&(launch, addr)) {
-            self.threads[tid as usize].clock.join(var);
+        let global = t.global_epoch == Some(epoch);
+        t.fenced_own = (global || t.shared_epoch == Some(epoch)).then_some((t.stamp, global));
+        if t.fenced_own.is_some() {
+            t.published = true;
         }
     }
 
+    /// Thread `tid` of block `block` makes a (relaxed) atomic read-modify-write on
+    /// `addr`: it releases what it knew at its last fence, and what it reads waits for
+    /// its next fence. `shared`: `addr` is in shared memory, where its own shared
+    /// accesses count (elsewhere only its global writes).
+    pub fn atomic(&mut self, launch: u64, addr: usize, block: u32, tid: u32, shared: bool) {
+        self.settle(tid);
+        let t = &mut self.threads[tid as usize];
+        // What it reads is taken at its next call (`settle`), after the access.
+        t.reads.push((launch, addr, false));
+        let own = t.fenced_own.filter(|&(_, global)| global || shared);
+        if t.fenced.0.is_empty() && own.is_none() {
+            // Nothing to release (a histogram's atomics): no lock.
+            return;
+        }
+        let mut vars = sync_vars();
+        let var = vars.entry((launch, addr)).or_default();
+        if var.0.is_empty() {
+            LIVE.fetch_add(1, Ordering::AcqRel);
+        }
+        var.join(&t.fenced);
+        if let Some((stamp, _)) = own {
+            var.raise(thread_key(block, tid), stamp);
+        }
+    }
+
+    /// Thread `tid` takes what was released on `addr` (a volatile read).
+    /// (Taken at its next call, after the read itself.)
+    pub fn acquire(&mut self, launch: u64, addr: usize, tid: u32) {
+        self.settle(tid);
+        self.threads[tid as usize].reads.push((launch, addr, true));
+    }
+
     /// Thread `tid` of block `block`, in barrier interval `epoch`, releases on `addr`
-    /// (an atomic, a volatile write) what it knows, its own accesses, and its block's
+    /// (a volatile write) what it knows, its own accesses, and its block's
     /// global writes before the barrier it passed last. `shared`: `addr` is in shared
     /// memory, which only the block's threads reach: its own shared accesses count
     /// only there.
@@ -264,21 +353,50 @@ mod tests {
     const COUNTER: usize = 0x1000;
 
     #[test]
-    fn an_atomic_orders_the_writes_before_it_and_not_those_after() {
+    fn a_fenced_atomic_orders_the_writes_before_the_fence_and_not_those_after() {
         let launch = 9_000_001;
         let (mut b0, mut b1) = (BlockSync::default(), BlockSync::default());
-        // Block 0's thread 0 writes its partial sum, then takes a ticket.
+        // Block 0's thread 0 writes its partial sum, fences, then takes a ticket.
         let before = b0.stamp(0, 0, true);
-        b0.acquire(launch, COUNTER, 0);
-        b0.release(launch, COUNTER, 0, 0, 0, false);
+        b0.fence(0, 0, 0);
+        b0.atomic(launch, COUNTER, 0, 0, false);
         let after = b0.stamp(0, 0, true);
         assert!(after > before);
-        // Block 1's thread 0 takes the next ticket: it sees the first write only.
-        b1.acquire(launch, COUNTER, 0);
-        b1.release(launch, COUNTER, 1, 0, 0, false);
+        // Block 1's thread 0 takes the next ticket and fences: it sees the first write only.
+        b1.atomic(launch, COUNTER, 1, 0, false);
+        assert!(b1.clock(0).is_none(), "a relaxed read orders nothing before a fence");
+        b1.fence(1, 0, 0);
         let c = b1.clock(0).expect("learnt something");
         assert!(c.knows(0, 0, 0, before));
         assert!(!c.knows(0, 0, 0, after));
+        launch_end(launch);
+    }
+
+    #[test]
+    fn a_relaxed_atomic_without_a_fence_releases_nothing() {
+        let launch = 9_000_004;
+        let (mut b0, mut b1) = (BlockSync::default(), BlockSync::default());
+        let w = b0.stamp(0, 0, true);
+        b0.atomic(launch, COUNTER, 0, 0, false);
+        b1.atomic(launch, COUNTER, 1, 0, false);
+        b1.fence(1, 0, 0);
+        assert!(b1.clock(0).is_none_or(|c| !c.knows(0, 0, 0, w)));
+        launch_end(launch);
+    }
+
+    #[test]
+    fn a_barrier_after_a_relaxed_ticket_acquires_it() {
+        // The guide's "last block" reduction: the writer fences, the reader's ticket is
+        // followed by `__syncthreads` only.
+        let launch = 9_000_005;
+        let (mut b0, mut b1) = (BlockSync::default(), BlockSync::default());
+        let w = b0.stamp(0, 0, true);
+        b0.fence(0, 0, 0);
+        b0.atomic(launch, COUNTER, 0, 0, false);
+        b1.atomic(launch, COUNTER, 1, 0, false);
+        b1.barrier(0, 0);
+        b1.barrier(1, 0);
+        assert!(b1.clock(1).is_some_and(|c| c.knows(0, 0, 0, w)));
         launch_end(launch);
     }
 

@@ -122,10 +122,11 @@ fn start(c: &Config) {
         Tool::Racecheck => want_warp_masks(false),
         _ => {}
     }
-    // Barriers and exits matter to racecheck (a block is over when all its threads
-    // exited) and synccheck.
+    // Barriers matter to racecheck and synccheck, exits to synccheck (a thread that
+    // leaves before a barrier others reach), fences to racecheck (atomics order memory
+    // through them).
     let events = match c.tool {
-        Tool::Racecheck => 1 << 0 | 1 << 2,
+        Tool::Racecheck => 1 << 0 | 1 << 3,
         Tool::Synccheck => 1 << 0 | 1 << 2,
         _ => 0,
     };
@@ -247,6 +248,10 @@ thread_local! {
 pub fn enter_run(c: RunContext) {
     if c.launch != 0 {
         let _ = RUN.try_with(|r| *r.borrow_mut() = Some(c));
+        if tool_is(Tool::Memcheck) || tool_is(Tool::Initcheck) {
+            // Windows over the last run's shared memory and slots must not outlive it.
+            bump_epoch();
+        }
         if tool_is(Tool::Racecheck) {
             unsafe { cuprite_san_set_launch(racecheck::enter_run(c.launch)) };
         }
@@ -258,6 +263,19 @@ pub fn enter_run(c: RunContext) {
 fn skip_calls_within(lo: usize, hi: usize) {
     if !crate::profile::counting() {
         unsafe { cuprite_san_set_fast_window(lo, hi) };
+    }
+}
+
+/// After a valid access (memcheck, or initcheck with nothing left to find) in `space`:
+/// later accesses to the same allocation, the block's shared memory or its per-thread
+/// slots need no call. The shared and slot windows are the worker's buffers for the
+/// running launch: `enter_run` bumps the epoch, so a later launch never finds them.
+fn skip_calls_within_space(space: &memcheck::Space, run: &RunContext) {
+    match *space {
+        memcheck::Space::Global { base, size, kind: Some(_) } => skip_calls_within(base, base + size),
+        memcheck::Space::Shared { .. } => skip_calls_within(run.shared, run.shared + run.shared_bytes),
+        memcheck::Space::Local if run.slot_bytes > 0 => skip_calls_within(run.slots, run.slots + run.slot_bytes),
+        _ => {}
     }
 }
 
@@ -290,6 +308,15 @@ pub fn leave_run(launch: u64) {
     }
     if crate::profile::counting() {
         crate::profile::leave_run();
+    }
+}
+
+/// A block of the cooperative launch `launch` returned to the worker (finished, or
+/// stopped to be resumed later, perhaps by another worker): racecheck sets its state
+/// aside, so that where it resumes does not change what is found.
+pub fn block_stopped(launch: u64, finished: bool) {
+    if launch != 0 && tool_is(Tool::Racecheck) {
+        racecheck::block_stopped(finished);
     }
 }
 
@@ -433,19 +460,16 @@ pub unsafe extern "C" fn __cuprite_san_access(
                 }
                 return scratch(bytes as usize);
             }
-            // Later accesses to this allocation take the inlined fast path
-            // (`__cuprite_san_check`), unless the profiler must see each one.
-            if let memcheck::Space::Global { base, size, kind: Some(_) } = space {
-                skip_calls_within(base, base + size);
-            }
+            // Later accesses to this allocation, or to the block's shared memory or
+            // per-thread slots, take the inlined fast path (`__cuprite_san_check`),
+            // unless the profiler must see each one.
+            skip_calls_within_space(&space, &run);
         }
         Tool::Initcheck => {
             // An allocation initcheck does not shadow, or whose every byte is set, has
             // nothing left to find.
             if initcheck::access(addr, bytes as usize, kind, &space, &at) {
-                if let memcheck::Space::Global { base, size, kind: Some(_) } = space {
-                    skip_calls_within(base, base + size);
-                }
+                skip_calls_within_space(&space, &run);
             }
         }
         Tool::Racecheck => racecheck::access(addr, bytes as usize, kind, volatile, &space, &at),
@@ -467,7 +491,7 @@ pub unsafe extern "C" fn __cuprite_san_event(event: i32, symbol: *const c_char, 
     let at = Thread { thread, block, run, site: Site { symbol, file, line } };
     match (cfg.tool, event) {
         (Tool::Racecheck, 0) => racecheck::barrier(&at),
-        (Tool::Racecheck, 2) => racecheck::exit(&at),
+        (Tool::Racecheck, 3) => racecheck::fence(&at),
         (Tool::Synccheck, 0) => synccheck::barrier(&at),
         (Tool::Synccheck, 2) => synccheck::exit(&at),
         _ => {}

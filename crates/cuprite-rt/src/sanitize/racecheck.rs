@@ -14,12 +14,13 @@
 //! different blocks of a launch are never ordered (beyond the GPU tool, which checks
 //! shared memory only); there only reads of a word another thread wrote unordered (RAW)
 //! are reported, and lanes of one warp are taken as ordered. Between blocks (and warps),
-//! atomics order global memory as acquire-release, `__syncthreads` passes on what a
+//! relaxed atomics with fences order global memory (release and acquire), volatile
+//! accesses as acquire and release, `__syncthreads` passes on what a
 //! thread learnt, and a grid barrier orders everything before it (`global_order.rs`).
 //! Hazards are grouped by their two sites and reported at the end of the launch, as
 //! compute-sanitizer's analysis mode does. A block's state lives with the worker running
-//! it; a block of a cooperative launch that stops (grid barrier, waiting for other
-//! blocks) while some of its threads have not exited is set aside until it resumes.
+//! it; a block of a cooperative launch that stops before its end (grid barrier, waiting
+//! for other blocks) is set aside where any worker finds it when it resumes.
 
 use super::global_order::{self, BlockSync, Clock};
 use super::memcheck::Space;
@@ -99,8 +100,6 @@ struct BlockState {
     warps: HashMap<u32, Box<WarpClocks>>,
     /// What atomics and barriers ordered between its threads and other blocks'.
     sync: BlockSync,
-    /// Threads that left the kernel: the block is over when all have.
-    exited: u32,
 }
 
 /// Blocks of cooperative launches that stopped before all their threads exited.
@@ -129,20 +128,35 @@ fn with_block<R>(at: &Thread, f: impl FnOnce(&mut BlockState) -> R) -> Option<R>
             let key = at.block_key();
             if b.as_ref().is_none_or(|s| s.key != key) {
                 let n = at.run.block_dim.count() as usize;
-                if let Some(old) = b.take() {
-                    if (old.exited as usize) < old.epochs.len() {
-                        parked().insert(old.key, old);
-                    }
-                }
+                // The block this worker ran before is over: a block that stops before its
+                // end (cooperative launches only) was set aside by `block_stopped`.
+                b.take();
                 let resumed = parked().remove(&key);
                 *b = Some(match resumed {
                     Some(s) => BlockState { serial: next_serial(), ..s },
-                    None => BlockState { key, serial: next_serial(), epochs: vec![0; n], warps: HashMap::new(), sync: BlockSync::default(), exited: 0 },
+                    None => BlockState { key, serial: next_serial(), epochs: vec![0; n], warps: HashMap::new(), sync: BlockSync::with_threads(n) },
                 });
             }
             f(b.as_mut().unwrap())
         })
         .ok()
+}
+
+/// The worker's running block stopped (a block of a cooperative launch at a grid
+/// barrier, or yielding while it waits for other blocks): it may resume on another
+/// worker, so its state is set aside now, where any worker finds it, unless all its
+/// threads exited. Left in the worker's thread-local, a block resumed elsewhere started
+/// over with empty clocks, and a thread that had already acquired what other blocks
+/// released (passed a device-scope `cuda::barrier`) saw their writes as races.
+/// `finished`: the block ran to its end, and its state goes.
+pub fn block_stopped(finished: bool) {
+    let _ = BLOCK.try_with(|b| {
+        if let Some(old) = b.borrow_mut().take() {
+            if !finished {
+                parked().insert(old.key, old);
+            }
+        }
+    });
 }
 
 pub fn barrier(at: &Thread) {
@@ -155,9 +169,15 @@ pub fn barrier(at: &Thread) {
     });
 }
 
-/// A thread leaves its kernel.
-pub fn exit(at: &Thread) {
-    with_block(at, |b| b.exited += 1);
+/// A thread reaches a memory fence: its relaxed atomics order memory around it.
+pub fn fence(at: &Thread) {
+    let t = at.linear();
+    let g = at.run.grid_dim;
+    let block = at.block.x + at.block.y * g.x + at.block.z * g.x * g.y;
+    with_block(at, |b| {
+        let epoch = b.epochs.get(t as usize).copied().unwrap_or(0);
+        b.sync.fence(block, t, epoch);
+    });
 }
 
 /// The shadow's launch number for the worker's running launch (`global_order.rs`:
@@ -265,12 +285,8 @@ pub fn access(addr: usize, len: usize, kind: Access, volatile: bool, space: &Spa
     let g = at.run.grid_dim;
     let me_block = (at.block.x as u64 + at.block.y as u64 * g.x as u64 + at.block.z as u64 * g.x as u64 * g.y as u64) as u32;
     if kind == Access::Atomic {
-        // Never a hazard, but it orders (global_order.rs), wherever the word is.
-        with_block(at, |b| {
-            let epoch = b.epochs.get(tid as usize).copied().unwrap_or(0);
-            b.sync.acquire(launch, addr, tid);
-            b.sync.release(launch, addr, me_block, tid, epoch, matches!(space, Space::Shared { .. }));
-        });
+        // Never a hazard, but with fences it orders (global_order.rs), wherever the word is.
+        with_block(at, |b| b.sync.atomic(launch, addr, me_block, tid, matches!(space, Space::Shared { .. })));
         return;
     }
     if volatile && kind == Access::Read {
