@@ -1,14 +1,14 @@
 // tex_srgb: cudaTextureDesc::sRGB. 8-bit unsigned texels read as normalized floats with
-// sRGB set, point sampling: every byte value decoded (uchar4: alpha stays linear), uchar1
-// / uchar2 / uchar4 2D arrays at pseudo-random points with clamp and border (the border
-// colour reads as the sRGB code it encodes to; a uchar2's second channel stays linear);
-// and what the flag does elsewhere: sRGB over char, ushort, float and half texels (no
-// effect) and uchar read as elements. Left out, since Cuprite refuses it (the H100's rule
-// is not modelled; the GPU's values are in tests/pending-capture/h100-s8/tex_srgb.*):
-// linear filtering of sRGB texels (within a level and between mipmap levels); and the
-// linear read of char4, whose signed-8-bit filtering differs in the last bit.
+// sRGB set: every byte value decoded (point sampling, uchar4: alpha stays linear), uchar1
+// / uchar2 / uchar4 2D arrays sampled at pseudo-random points, point and linear, with
+// clamp and border (the border colour counts as the sRGB code it encodes to; a uchar2's
+// second channel stays linear), a mipmapped level blend; and what the flag does
+// elsewhere: texture creation with sRGB over char, ushort, float and half texels (no
+// effect) and uchar read as elements. Linear filtering of sRGB texels is the H100's rule
+// of texture/srgb.rs (each footprint aligned to its brightest code's segment step).
 // Every value is printed with 9 significant digits (round-trip exact for fp32).
-// Expected output: captured from nvcc 13.0 -arch=sm_90 on an NVIDIA H100 (the run tool).
+// Expected output: captured from nvcc 13.0 -arch=sm_90 on an NVIDIA H100 (the run tool,
+// session 8: tests/pending-capture/h100-s8/tex_srgb).
 #include <cstdio>
 #include <cstring>
 
@@ -83,7 +83,7 @@ int main() {
     const int n = 48;
     for (int i = 0; i < n; i++) c[i] = make_float2((int)(rnd() % 2048 - 256) / 256.0f, (int)(rnd() % 1792 - 256) / 256.0f);
     cudaResourceDesc r; memset(&r, 0, sizeof(r)); r.resType = cudaResourceTypeArray; r.res.array.array = a;
-    for (int am = 1; am < 4; am += 2) for (int fm = 0; fm < 1; fm++) {
+    for (int am = 1; am < 4; am += 2) for (int fm = 0; fm < 2; fm++) {
       cudaTextureObject_t t = make(r, am, fm, 1);
       cudaMemcpy(dc, c, n * sizeof(float2), cudaMemcpyHostToDevice);
       k2<<<1, 128>>>(t, dc, dout, n);
@@ -93,6 +93,32 @@ int main() {
       cudaDestroyTextureObject(t);
     }
     cudaFreeArray(a);
+  }
+  // --- a mipmapped uchar4 (4x4, 2x2, 1x1), tex2DLod between levels 0 and 1.
+  {
+    cudaChannelFormatDesc d = cudaCreateChannelDesc<uchar4>();
+    cudaMipmappedArray_t m; cudaMallocMipmappedArray(&m, &d, make_cudaExtent(4, 4, 0), 3, 0);
+    for (int l = 0; l < 3; l++) {
+      cudaArray_t a; cudaGetMipmappedArrayLevel(&a, m, l);
+      int w = 4 >> l;
+      uchar4 h[16];
+      for (int i = 0; i < w * w; i++) h[i] = make_uchar4(rnd() % 256, rnd() % 256, rnd() % 256, rnd() % 256);
+      cudaMemcpy2DToArray(a, 0, 0, h, w * 4, w * 4, w, cudaMemcpyHostToDevice);
+    }
+    const int n = 16;
+    for (int i = 0; i < n; i++) c[i] = make_float2((rnd() % 1024) / 1024.0f, (rnd() % 1024) / 1024.0f);
+    cudaResourceDesc r; memset(&r, 0, sizeof(r)); r.resType = cudaResourceTypeMipmappedArray; r.res.mipmap.mipmap = m;
+    cudaTextureObject_t t = make(r, 1, 1, 1, 1);
+    cudaMemcpy(dc, c, n * sizeof(float2), cudaMemcpyHostToDevice);
+    const float lods[] = {0.3f, 0.7f};
+    for (float l : lods) {
+      k2lod<<<1, 128>>>(t, dc, dout, n, l);
+      cudaMemcpy(o, dout, n * sizeof(float4), cudaMemcpyDeviceToHost);
+      char label[64]; snprintf(label, sizeof label, "uchar4 mipmapped lod %g", l);
+      show(label, o, n, 4);
+    }
+    cudaDestroyTextureObject(t);
+    cudaFreeMipmappedArray(m);
   }
   // --- the flag on other formats and read modes.
   {
@@ -111,7 +137,7 @@ int main() {
       size_t row = 4 * ((k.d.x + k.d.y + k.d.z + k.d.w) / 8);
       cudaMemcpy2DToArray(a, 0, 0, h, row, row, 1, cudaMemcpyHostToDevice);
       cudaResourceDesc r; memset(&r, 0, sizeof(r)); r.resType = cudaResourceTypeArray; r.res.array.array = a;
-      for (int fm = 0; fm < (k.d.f == cudaChannelFormatKindSigned ? 1 : 2); fm++) {
+      for (int fm = 0; fm < 2; fm++) {
         cudaTextureObject_t t = make(r, 1, fm, k.rm);
         for (int i = 0; i < 6; i++) c[i] = make_float2(0.5f + i * 0.6f, 0.5f);
         cudaMemcpy(dc, c, 6 * sizeof(float2), cudaMemcpyHostToDevice);

@@ -112,16 +112,36 @@ fn texture_and_surface_instructions_call_the_runtime() {
 }
 
 #[test]
-fn integer_texel_results_are_refused_by_name() {
+fn integer_texel_results_ask_the_runtime_for_32_bit_channels() {
+    // `.s32`/`.u32` results: the fetch's size carries the widening flag (bit 31) so the
+    // runtime, which knows the channel format, sign- or zero-extends each channel.
     let body = "
 	.reg .f32 %f<4>;
-	.reg .b32 %r<5>;
+	.reg .b32 %r<9>;
 	.reg .b64 %rd<2>;
 	ld.param.u64 %rd1, [k_param_0];
 	tex.2d.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f1, %f2}];
+	tex.1d.v4.s32.s32 {%r5, %r6, %r7, %r8}, [%rd1, {%r1}];
+	tld4.g.2d.v4.s32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f1, %f2}];
+	ret;";
+    let m = module(body, ".param .u64 k_param_0").unwrap();
+    let count = |f: MathFn| builtins(&m).iter().filter(|b| **b == Builtin::Math(f)).count();
+    assert_eq!(count(MathFn::CupriteTexFetch), 2);
+    assert_eq!(count(MathFn::CupriteTexFetchInt), 1);
+    let text = format!("{m:?}");
+    assert!(text.contains(&((1u64 << 31) | 16).to_string()), "the widening flag is passed");
+    // tld4.g gathers component 1: kind 2 | 0x40 | 1 << 8.
+    assert!(text.contains("Int(322,"), "the gathered component is passed");
+    // Other result types stay refused by name.
+    let body = "
+	.reg .f32 %f<4>;
+	.reg .b16 %h<5>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [k_param_0];
+	tex.2d.v4.f16.f32 {%h1, %h2, %h3, %h4}, [%rd1, {%f1, %f2}];
 	ret;";
     let e = module(body, ".param .u64 k_param_0").unwrap_err();
-    assert!(e.contains("tex.2d.v4.u32.f32") && e.contains("integer results"), "{e}");
+    assert!(e.contains("tex.2d.v4.f16.f32") && e.contains("f16 results"), "{e}");
 }
 
 #[test]

@@ -14,6 +14,9 @@ use cuprite_ir::{Builtin, InstKind as IK, MathFn as M, Type, ValueId};
 /// the runtime reads after the result (at the next 4-byte boundary).
 const BUF_WORDS: u64 = 16;
 const RESULT_BYTES: i64 = 16;
+/// Set in the fetch's size for `.s32`/`.u32` results: the runtime widens each integer
+/// channel to 32 bits (`WIDEN_CHANNELS` in cuprite-rt's texture/object.rs).
+const WIDEN_CHANNELS: i64 = 1 << 31;
 
 /// A texture geometry: the runtime's kind bits and how PTX lays out the coordinates.
 struct Geometry {
@@ -100,10 +103,12 @@ impl Lowerer<'_> {
     }
 
     /// `tex.{1d,2d,3d,a1d,a2d,cube,acube}{.level,.grad}.v4.dtype.ctype d, [t, {c}]{, lod | , dPdx, dPdy}`
-    /// and `tld4.{r,g,b,a}.2d.v4.dtype.f32 d, [t, {x, y}]`, for float results.
+    /// and `tld4.{r,g,b,a}.2d.v4.dtype.f32 d, [t, {x, y}]`; `dtype` `.f32`, or `.s32`/`.u32`
+    /// for integer texels read as elements (each channel widened to 32 bits by the runtime).
     pub(crate) fn tex(&mut self, i: &Inst) -> LResult<()> {
         let gather = i.opcode == "tld4";
-        let comp = i.mods.iter().position(|m| ["r", "g", "b", "a"].contains(&m.as_str()));
+        // The gathered component: r, g, b, a → 0..3.
+        let comp = i.mods.iter().find_map(|m| ["r", "g", "b", "a"].iter().position(|c| c == m));
         let geo_mod = i.mods.iter().find_map(|m| geometry(m).map(|g| (m.clone(), g)));
         let Some((geo_name, geo)) = geo_mod else {
             return lerr(i.loc, format!("'{}': the texture geometry is not supported yet", i.name()));
@@ -118,11 +123,13 @@ impl Lowerer<'_> {
         }
         let tys: Vec<ScalarType> = i.mods.iter().filter_map(|m| ScalarType::parse(m)).collect();
         let [dty, cty] = tys[..] else { return lerr(i.loc, format!("'{}' needs a result and a coordinate type", i.name())) };
-        if dty != ScalarType::F32 {
-            // The runtime returns integer texels packed as the channel format stores them;
-            // PTX wants each channel widened to 32 bits, which needs the format at run time.
-            return lerr(i.loc, format!("'{}': texture fetches with integer results ({dty}) are not supported yet", i.name()));
-        }
+        // Integer results: the runtime knows the channel format, so it widens the channels.
+        let (result_ty, size_flags) = match dty {
+            ScalarType::F32 => (Type::F32, 0),
+            ScalarType::S32 => (Type::I32, WIDEN_CHANNELS),
+            ScalarType::U32 => (Type::U32, WIDEN_CHANNELS),
+            _ => return lerr(i.loc, format!("'{}': texture fetches with {dty} results are not supported yet", i.name())),
+        };
         if gather && (geo.kind != 2 || cty != ScalarType::F32) {
             return lerr(i.loc, format!("'{}': only 2D gathers with float coordinates are supported", i.name()));
         }
@@ -133,7 +140,7 @@ impl Lowerer<'_> {
             return lerr(i.loc, format!("'{}' takes {want} coordinates", i.name()));
         }
         let (base, out) = self.buffer();
-        let size = self.int(RESULT_BYTES, &Type::U32);
+        let size = self.int(RESULT_BYTES | size_flags, &Type::U32);
         // Integer coordinates on a 1D texture: tex1Dfetch of linear memory.
         if cty == ScalarType::S32 || cty == ScalarType::U32 {
             if geo.kind != 1 || level || grad {
@@ -141,7 +148,7 @@ impl Lowerer<'_> {
             }
             let x = self.read(&coords[0], ScalarType::S32, i.loc)?;
             self.emit_void(IK::CallBuiltin { builtin: Builtin::Math(M::CupriteTexFetchInt), args: vec![obj, x, out, size] });
-            return self.tex_results(i, base, &Type::F32);
+            return self.tex_results(i, base, &result_ty);
         }
         if cty != ScalarType::F32 {
             return lerr(i.loc, format!("'{}': coordinates of type {cty} are not supported yet", i.name()));
@@ -179,7 +186,7 @@ impl Lowerer<'_> {
         let kind = self.int(kind as i64, &Type::I32);
         let args = vec![obj, kind, xyz[0], xyz[1], xyz[2], layer, out, size];
         self.emit_void(IK::CallBuiltin { builtin: Builtin::Math(M::CupriteTexFetch), args });
-        self.tex_results(i, base, &Type::F32)
+        self.tex_results(i, base, &result_ty)
     }
 
     /// `suld.b.geom{.v2,.v4}.{b8,b16,b32,b64}.mode d, [s, {x(bytes), ...}]` and

@@ -24,6 +24,11 @@ pub const UNBOUND_REFERENCE: u64 = 1;
 /// the result.
 const LOD: i32 = 0x80;
 const GRAD: i32 = 0x400;
+/// Set in a fetch's `size`: integer texels read as elements come back with each channel
+/// widened to 32 bits (sign- or zero-extended as the format's kind), as PTX's `tex` with
+/// an `.s32`/`.u32` result gives them (the PTX front-end asks for it); otherwise they come
+/// packed as the format stores them, as CUDA C's `tex2D<uchar4>` returns them.
+pub const WIDEN_CHANNELS: u32 = 1 << 31;
 
 pub const RES_ARRAY: i32 = 0;
 pub const RES_MIPMAPPED: i32 = 1;
@@ -247,11 +252,6 @@ impl TexObj {
             return Err(INVALID_NORM_SETTING);
         }
         let srgb = tex.srgb != 0 && f.bits == 8 && f.kind == super::format::KIND_UNSIGNED && normalized_read;
-        // The H100 filters sRGB texels neither as the decoded values' weighted sum nor as
-        // the decoded weighted code (measured, tex_srgb): refuse what is not modelled.
-        if srgb && (tex.filter_mode == 1 || linear_mips) {
-            return Err(error::NOT_SUPPORTED);
-        }
         let mut tex = *tex;
         // The GPU keeps a border colour only where an axis uses it (read back as 0).
         if !tex.address_mode.contains(&filter::BORDER) {
@@ -346,26 +346,26 @@ impl TexObj {
         }
     }
 
-    /// The level of detail a gradient pair asks for: log2 of the longer gradient in
-    /// texels of level 0 (gradients count in normalized units even with unnormalized
-    /// coordinates, as on the H100); with `maxAnisotropy` N > 1, of the longer divided by
-    /// min(N, ceil(longer / shorter)), the number of samples anisotropic filtering takes
-    /// along it. A 1D or 2D gradient's length and the log2 are the H100's ([`lod`]:
-    /// equal to it for every gradient probed); 3D gradients use the Euclidean length
-    /// (not measured) with the same log2.
+    /// The level of detail a gradient pair asks for, in texels of level 0 (gradients
+    /// count in normalized units even with unnormalized coordinates, as on the H100).
+    /// 1D and 2D: the H100's combination of the two gradients ([`lod::level_of_gradients`]:
+    /// the footprint's major axis, or with `maxAnisotropy` N > 1 its minor axis unless
+    /// the major divided by N is longer). 3D gradients (not measured): the Euclidean
+    /// lengths, the longer divided by min(N, ceil(longer / shorter)), with the same log2.
     fn grad_lod(&self, dx: [f32; 3], dy: [f32; 3]) -> f32 {
         let m = &self.mem;
-        let len = |d: [f32; 3]| {
+        let texels = |d: [f32; 3]| -> [f64; 3] {
             let t = |a: usize| if a < m.dims { d[a] as f64 * m.size[a] as f64 } else { 0.0 };
-            if m.dims <= 2 {
-                lod::gradient_length(t(0), t(1))
-            } else {
-                (t(0) * t(0) + t(1) * t(1) + t(2) * t(2)).sqrt()
-            }
+            [t(0), t(1), t(2)]
         };
-        let (a, b) = (len(dx), len(dy));
-        let (major, minor) = (a.max(b), a.min(b));
+        let (x, y) = (texels(dx), texels(dy));
         let n = self.tex.max_anisotropy;
+        if m.dims <= 2 {
+            return lod::level_of_gradients([x[0], x[1]], [y[0], y[1]], n) as f32;
+        }
+        let len = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        let (a, b) = (len(x), len(y));
+        let (major, minor) = (a.max(b), a.min(b));
         let samples = if n > 1 { if minor > 0.0 { (major / minor).ceil().min(n as f64) } else { n as f64 } } else { 1.0 };
         lod::log2_steps(major / samples) as f32
     }
@@ -411,6 +411,7 @@ impl TexObj {
             taps_of(&self.mips[k], 256, &mut taps);
         } else {
             taps_of(&self.mips[k], 256 - w, &mut taps);
+            taps.next_group();
             taps_of(&self.mips[k + 1], w, &mut taps);
         }
         self.resolve(&taps, out)
@@ -482,6 +483,9 @@ impl TexObj {
             w[..4].copy_from_slice(&filter::slice_weights(lw[0].1, lw[1].1, share));
         }
         for (corner, wk) in w.iter().enumerate().take(n) {
+            if corner == 4 {
+                taps.next_group();
+            }
             let mut idx = [0i64; 3];
             for a in 0..dims {
                 idx[a] = lw[a].0 + ((corner >> a) & 1) as i64;
@@ -527,6 +531,31 @@ impl TexObj {
         sum.map(|s| f.filtered_from_codes(s))
     }
 
+    /// Replaces the sRGB-decoded channels of `r` (the others stay 8-bit normalized
+    /// reads) by the H100's filtering of decoded texels ([`srgb::filter`]); the border
+    /// colour counts as the code it encodes to.
+    fn filter_srgb(&self, taps: &Taps, r: &mut [f32; 4]) {
+        let nc = self.mem.format.channels;
+        for (ch, x) in r.iter_mut().enumerate().take(nc) {
+            if !srgb::decodes_channel(ch, nc) {
+                continue;
+            }
+            let code = |k: usize| match taps.t[k] {
+                Some(p) => unsafe { *p.add(ch) },
+                None => srgb::encode(self.tex.border_color[ch]),
+            };
+            // Each bilinear footprint (a mipmap level, a z slice) is aligned on its own.
+            let mut sum = 0.0;
+            let mut start = 0;
+            while start < taps.n {
+                let end = (start..taps.n).find(|&k| taps.group[k] != taps.group[start]).unwrap_or(taps.n);
+                sum += srgb::aligned_sum((start..end).map(|k| (code(k), taps.w[k])));
+                start = end;
+            }
+            *x = srgb::filtered(sum);
+        }
+    }
+
     /// Writes the fetch's result: one texel as it is (raw for integers read as
     /// elements), or the weighted sum, exact in f64, then as the texture unit rounds it.
     fn resolve(&self, taps: &Taps, out: &mut [u8]) {
@@ -537,10 +566,13 @@ impl TexObj {
         if taps.n == 1 && self.tex.filter_mode == 0 {
             return write_f32(out, &self.texel_f32(taps.t[0])[..f.channels]);
         }
-        // (sRGB textures never get here: only point sampling of them is accepted.)
         let nc = f.channels;
         if self.tex.read_mode == 1 && f.filters_codes() {
-            return write_f32(out, &self.filter_codes(taps)[..nc]);
+            let mut r = self.filter_codes(taps);
+            if self.srgb {
+                self.filter_srgb(taps, &mut r);
+            }
+            return write_f32(out, &r[..nc]);
         }
         let mut sum = [0f64; 4];
         for k in 0..taps.n {
@@ -587,19 +619,29 @@ struct Taps {
     t: [Option<*const u8>; 16],
     w: [i32; 16],
     n: usize,
+    /// The bilinear footprint each texel belongs to (a mipmap level, a z slice of
+    /// trilinear filtering): sRGB filtering aligns each footprint on its own.
+    group: [u8; 16],
+    current: u8,
 }
 
 impl Default for Taps {
     fn default() -> Taps {
-        Taps { t: [None; 16], w: [0; 16], n: 0 }
+        Taps { t: [None; 16], w: [0; 16], n: 0, group: [0; 16], current: 0 }
     }
 }
 
 impl Taps {
+    /// Starts the next bilinear footprint.
+    fn next_group(&mut self) {
+        self.current += 1;
+    }
+
     fn push(&mut self, t: Option<*const u8>, w: i32) {
         if self.n < 16 {
             self.t[self.n] = t;
             self.w[self.n] = w;
+            self.group[self.n] = self.current;
             self.n += 1;
         }
     }
@@ -691,6 +733,7 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
     if t.mem.linear {
         return fail(msg, MSG_TEX_LINEAR, error::LAUNCH_FAILURE);
     }
+    let (size, widen) = (size & !WIDEN_CHANNELS, size & WIDEN_CHANNELS != 0 && !t.float_result());
     // Lod and Grad forms pass their level or gradients after the result, at the next
     // 4-byte boundary (`__cuprite_tex_lod` in include/cuprite/texture_fetch.h).
     let extra = (out as *const u8).add((size as usize + 3) & !3) as *const f32;
@@ -720,16 +763,42 @@ pub unsafe extern "C" fn __cuprite_tex_fetch(
         } else {
             t.sample_lod(lod, out, |m, s, k| t.taps_with(m, [u, v, 0.0], 6 * layer + face, true, s, k));
         }
-        return 0;
-    }
-    if dims & 0x40 != 0 {
+    } else if dims & 0x40 != 0 {
         t.gather(x, y, ((dims >> 8) & 3) as usize, out);
-        return 0;
+    } else {
+        // Coordinates the call does not give are 0 (a 1D array samples row 0 as 2D).
+        let layer = layer.min(t.mem.layers - 1);
+        t.sample_lod(lod, out, |m, s, k| t.taps_with(m, [x, y, z], layer, norm, s, k));
     }
-    // Coordinates the call does not give are 0 (a 1D array samples row 0 as 2D).
-    let layer = layer.min(t.mem.layers - 1);
-    t.sample_lod(lod, out, |m, s, k| t.taps_with(m, [x, y, z], layer, norm, s, k));
+    if widen {
+        // A gather returns one channel of four texels.
+        widen_channels(out, t.mem.format, if dims & 0x40 != 0 { 4 } else { t.mem.format.channels });
+    }
     0
+}
+
+/// Rewrites `count` packed integer channels at the start of `out` as 32-bit integers,
+/// sign- or zero-extended as `f`'s kind ([`WIDEN_CHANNELS`]).
+fn widen_channels(out: &mut [u8], f: Format, count: usize) {
+    let width = f.bits as usize / 8;
+    let mut v = [0u32; 4];
+    for (c, x) in v.iter_mut().enumerate().take(count.min(4)) {
+        let Some(b) = out.get(c * width..(c + 1) * width) else { break };
+        let mut raw = [0u8; 4];
+        raw[..width].copy_from_slice(b);
+        let u = u32::from_le_bytes(raw);
+        *x = match (f.kind, width) {
+            (super::format::KIND_SIGNED, 1) => u as u8 as i8 as i32 as u32,
+            (super::format::KIND_SIGNED, 2) => u as u16 as i16 as i32 as u32,
+            _ => u,
+        };
+    }
+    out.fill(0);
+    for (c, x) in v.iter().enumerate() {
+        if let Some(d) = out.get_mut(c * 4..c * 4 + 4) {
+            d.copy_from_slice(&x.to_le_bytes());
+        }
+    }
 }
 
 /// `tex1Dfetch`: element `i` of linear memory, zero outside it.
@@ -749,6 +818,7 @@ pub unsafe extern "C" fn __cuprite_tex_fetch_int(obj: u64, i: i32, out: *mut c_v
     if !t.mem.linear {
         return fail(msg, MSG_FETCH_ARRAY, error::LAUNCH_FAILURE);
     }
+    let (size, widen) = (size & !WIDEN_CHANNELS, size & WIDEN_CHANNELS != 0 && !t.float_result());
     let out = std::slice::from_raw_parts_mut(out as *mut u8, size as usize);
     let p = (i >= 0 && (i as usize) < t.mem.size[0]).then(|| t.mem.texel([i as usize, 0, 0], 0));
     if t.float_result() {
@@ -756,6 +826,9 @@ pub unsafe extern "C" fn __cuprite_tex_fetch_int(obj: u64, i: i32, out: *mut c_v
         write_f32(out, if p.is_some() { &v[..t.mem.format.channels] } else { &[] });
     } else {
         write_raw(out, p, t.mem.format.elem_size());
+        if widen {
+            widen_channels(out, t.mem.format, t.mem.format.channels);
+        }
     }
     0
 }

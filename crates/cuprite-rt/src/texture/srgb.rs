@@ -1,10 +1,8 @@
 //! sRGB decoding of 8-bit texels read as normalized floats with `cudaTextureDesc::sRGB`:
-//! the H100's decode table (the sRGB transfer function at 9 significant bits, measured
-//! for every byte value on an H100 by tests/pending-capture/h100-s7/srgb_probe and
-//! tests/conformance/tex_srgb). Only point sampling is modelled: linear filtering of
-//! sRGB texels on the H100 is neither the weighted sum of the decoded texels nor the
-//! decoded weighted code (1D neighbours match the first, rounded to binary16; 2D
-//! footprints and distant codes do not), so `TexObj::new` refuses it.
+//! the H100's decode table (the sRGB transfer function rounded to a step that depends on
+//! the code's segment, [`step_log2`]; measured for every byte value on an H100 by
+//! tests/pending-capture/h100-s7/srgb_probe and tests/conformance/tex_srgb), and linear
+//! filtering of decoded texels as the H100 does it ([`filter`]).
 
 /// The linear value of each 8-bit sRGB code as the H100 returns it (point sampling).
 pub const DECODE: [f32; 256] = [
@@ -42,6 +40,61 @@ pub const DECODE: [f32; 256] = [
     0.9375, 0.9453125, 0.953125, 0.9609375, 0.9765625, 0.984375, 0.9921875, 1.0,
 ];
 
+/// The code ranges (first code, -log2 of the step) in which the H100 keeps decoded sRGB
+/// values: each decoded value is a whole number of its segment's steps (a block
+/// floating-point format whose exponent comes from the code, not from the value: codes
+/// 185..187 decode below 0.5 but share the step of [0.5, 1), codes 248..255 that of 1.0).
+/// Found by fitting linear filtering on an H100 (tests/pending-capture/h100-s9/
+/// tex_probe_srgb_snorm, 14,732 values) and pinned for every code by
+/// tests/pending-capture/h100-s10/probe_srgb_seg (three pairs per code chosen to tell
+/// the neighbouring steps apart).
+const SEGMENTS: [(u8, i32); 8] = [(248, 7), (184, 8), (136, 9), (96, 10), (64, 11), (48, 12), (32, 13), (0, 14)];
+
+/// -log2 of the step of `code`'s segment.
+pub fn step_log2(code: u8) -> i32 {
+    SEGMENTS.iter().find(|(first, _)| code >= *first).map_or(14, |s| s.1)
+}
+
+/// Linear filtering of one sRGB-decoded channel as the H100 does it, for the texels of
+/// one bilinear footprint (codes, weights in 1/256; a mipmap level, or a z slice of
+/// trilinear filtering): the texels with a non-zero weight are
+/// aligned to the segment step of the largest code among them, each decoded value
+/// truncated to that step. Returns their exact weighted sum (in 1/256 units); the
+/// levels' sums are added and rounded by [`filtered`]. (So a texel beside a much
+/// brighter one loses its low bits: codes 16 and 254 at weights 255/256 and 1/256 give
+/// 254's share alone.) Equal to the H100 for every value of tex_probe_srgb_snorm's 1D
+/// pairs, one-hot 2D footprints and random 2D quads, of tex_srgb's 2D arrays and level
+/// blends (each level aligned on its own) and of probe_srgb_seg's 3D footprints (each z
+/// slice on its own).
+pub fn aligned_sum(taps: impl Iterator<Item = (u8, i32)> + Clone) -> f64 {
+    let Some(top) = taps.clone().filter(|t| t.1 != 0).map(|t| t.0).max() else {
+        return 0.0;
+    };
+    let step = (-step_log2(top) as f64).exp2();
+    taps.map(|(c, w)| (DECODE[c as usize] as f64 / step).floor() * step * w as f64).sum()
+}
+
+/// The filtered value of the footprints' [`aligned_sum`]s added: rounded to binary16, ties up.
+pub fn filtered(sum: f64) -> f32 {
+    round_to_half_ties_up(sum / 256.0) as f32
+}
+
+/// One footprint's filtering: [`filtered`] of its [`aligned_sum`].
+pub fn filter(taps: impl Iterator<Item = (u8, i32)> + Clone) -> f32 {
+    filtered(aligned_sum(taps))
+}
+
+/// `x` (>= 0) rounded to the nearest binary16 value, ties away from zero (subnormals
+/// included: steps of 2^-24 below 2^-14).
+fn round_to_half_ties_up(x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let e = x.log2().floor().max(-14.0);
+    let q = (e - 10.0).exp2();
+    (x / q + 0.5).floor() * q
+}
+
 /// Whether channel `c` of a texel with `channels` channels is sRGB-decoded: red, green
 /// and blue of a 4-channel texel, the first of a 1- or 2-channel one (measured on an
 /// H100: a `uchar2`'s second channel and a `uchar4`'s alpha read linear).
@@ -72,6 +125,29 @@ mod tests {
         assert!(DECODE.windows(2).all(|w| w[0] < w[1]));
         // 1/255 decodes to 0.00030517578 on the H100 (the formula gives 0.00030353).
         assert_eq!(DECODE[1], 0.000_305_175_78);
+    }
+
+    #[test]
+    fn filtering_aligns_texels_to_the_brightest_codes_segment() {
+        // H100 (tex_probe_srgb_snorm): codes (116, 232) at weight 77 of 232 → 0x1.74p-2
+        // (the decoded weighted sum is 0.36544); (16, 254) at 1/256 → 254's share alone;
+        // (51, 207) at 1/256 → 0x1.1p-5 (51 truncated to 2^-8); a code against itself
+        // is its value; (32, 16) at weight 19 of 16: 32 is in the 2^-13 segment.
+        let f = |a: u8, b: u8, w: i32| filter([(a, 256 - w), (b, w)].into_iter());
+        assert_eq!(f(116, 232, 77), f32::from_bits(0x3eba0000));
+        assert_eq!(f(16, 254, 1), DECODE[254] / 256.0);
+        assert_eq!(f(51, 207, 1), 0.033569336);
+        assert_eq!(f(194, 194, 45), DECODE[194]);
+        assert_eq!(f(32, 16, 237), 0.005_817_413_3);
+        assert_eq!(f(16, 254, 0), DECODE[16]);
+        assert_eq!(f(0, 0, 100), 0.0);
+        assert_eq!((step_log2(247), step_log2(248), step_log2(184), step_log2(183)), (8, 7, 8, 9));
+        assert_eq!((step_log2(95), step_log2(96), step_log2(63), step_log2(64), step_log2(31)), (11, 10, 12, 11, 14));
+        // Every decoded value is a whole number of its segment's steps.
+        for c in 0..=255u8 {
+            let k = DECODE[c as usize] as f64 * (step_log2(c) as f64).exp2();
+            assert_eq!(k, k.floor(), "code {c}");
+        }
     }
 
     #[test]
