@@ -557,9 +557,7 @@ impl Pool {
             return;
         }
         let helpers = (job.ranges.len() - 1).min(self.workers.saturating_sub(1));
-        if helpers > 0 {
-            self.hand_out(&job, helpers);
-        }
+        let given = if helpers > 0 { self.hand_out(&job, helpers) } else { Vec::new() };
         run_job_here(&job, 0, None);
         if helpers > 0 {
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -567,6 +565,17 @@ impl Pool {
             st.jobs.retain(|j| !Arc::ptr_eq(j, &job));
             st.update_urgent(self);
             drop(st);
+            // A worker handed the job that has not taken it yet (still asleep while this
+            // thread ran every block) is taken back, not waited for; it is idle again.
+            let mine = Arc::as_ptr(&job) as *mut Job;
+            for &w in &given {
+                let mailbox = &self.helpers[w].mailbox;
+                if mailbox.compare_exchange(mine, std::ptr::null_mut(), Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                    drop(unsafe { Arc::from_raw(mine as *const Job) });
+                    job.helpers.finish();
+                    self.set_idle(w);
+                }
+            }
             // Woken by the last helper to finish (`help`); a wake-up left over from
             // elsewhere only makes it look again.
             while job.helpers.running() > 0 {
@@ -576,8 +585,9 @@ impl Pool {
     }
 
     /// Asks for `helpers` workers: idle ones get the job in their mailbox at once, the
-    /// rest is left in the pool's list for workers as they become free.
-    fn hand_out(&self, job: &Arc<Job>, helpers: usize) {
+    /// rest is left in the pool's list for workers as they become free. Returns the
+    /// workers handed the job.
+    fn hand_out(&self, job: &Arc<Job>, helpers: usize) -> Vec<usize> {
         let _ = job.launcher.set(std::thread::current());
         job.helpers.open(helpers);
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -607,6 +617,7 @@ impl Pool {
         for &w in given.iter().take(2) {
             self.wake(w);
         }
+        given
     }
 }
 
