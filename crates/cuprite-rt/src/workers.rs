@@ -645,3 +645,47 @@ mod priority_tests {
         assert!(st.most_urgent().is_none());
     }
 }
+
+#[cfg(test)]
+mod pool_tests {
+    use super::*;
+    use std::sync::atomic::AtomicU32;
+
+    /// Counts each block it runs in the array its one argument points at.
+    unsafe extern "C" fn count_blocks(run: *mut BlockRun) {
+        let run = &*run;
+        let counts = *((*run.launch).args as *const *const AtomicU32);
+        for b in run.first_block..run.end_block {
+            (*counts.add(b as usize)).fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn concurrent_launches_run_every_block_once() {
+        let pool = pool();
+        std::thread::scope(|s| {
+            for t in 0..4i32 {
+                s.spawn(move || {
+                    set_current_priority(-(t % 3));
+                    for i in 0..150u32 {
+                        let blocks = 1 + (i * 37 + t as u32 * 11) % 300;
+                        let counts: Vec<AtomicU32> = (0..blocks).map(|_| AtomicU32::new(0)).collect();
+                        let arg = counts.as_ptr() as *mut std::ffi::c_void;
+                        let launch = Launch {
+                            grid_dim: Dim3 { x: blocks, y: 1, z: 1 },
+                            block_dim: Dim3 { x: 1, y: 1, z: 1 },
+                            args: &arg,
+                            dynamic_shared_bytes: 0,
+                            cooperative: 0,
+                        };
+                        let job = Arc::new(Job::new(count_blocks as KernelEntry, launch, 0, 0, pool.workers));
+                        pool.run(job.clone());
+                        assert!(job.take_fault().is_none());
+                        assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "{blocks} blocks, launch {i} of thread {t}");
+                    }
+                    set_current_priority(0);
+                });
+            }
+        });
+    }
+}
