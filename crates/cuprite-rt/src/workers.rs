@@ -167,10 +167,6 @@ impl Job {
         Some(job)
     }
 
-    pub fn runs(&self) -> u64 {
-        self.total_blocks.div_ceil(self.chunk)
-    }
-
     pub fn take_fault(&self) -> Option<Fault> {
         self.fault.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
