@@ -5,14 +5,30 @@
 //! thread, so a kernel that spins waiting for another never starves it. Every thread
 //! that runs blocks has its own shared-memory and thread-slot buffers (64-byte aligned,
 //! grown as needed, never reallocated per launch), an alternate signal stack and a large
-//! stack for device recursion. Blocks are handed out in runs by an atomic counter; a
-//! launch with one run wakes no worker.
+//! stack for device recursion. A launch with one run of blocks wakes no worker.
+//!
+//! Hand-out (`Ranges`): the grid's linear block indices are cut into one contiguous range
+//! per thread, the same ranges for the same grid every launch (as OpenMP's static
+//! schedule), so that a worker touches the same data launch after launch; a thread that
+//! has finished its own range takes runs from the others', lowest range first, through
+//! the ranges' atomic cursors. Pick-up and completion take no shared lock on the hot
+//! path: the launching thread hands the job to idle workers through their mailboxes and
+//! wakes each by its own handle; a helper that finishes decrements the job's count of
+//! helpers and wakes the launching thread only when it reaches zero. The pool's lock
+//! guards the list of launches still wanting helpers, which a worker reads only when it
+//! finds one there as it goes idle (stream priorities, several launches at once).
+
+mod helpers;
+mod ranges;
 
 use crate::abi::{self, BlockRun, Dim3, FaultInfo, KernelEntry, Launch};
+use helpers::Helpers;
+use ranges::Ranges;
 use std::alloc::Layout;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::Thread;
 
 pub const WORKER_STACK: usize = 64 * 1024 * 1024;
 
@@ -24,11 +40,13 @@ pub struct Job {
     pub chunk: u64,
     pub shared_bytes: usize,
     pub slot_bytes: usize,
-    next: AtomicU64,
+    ranges: Ranges,
     abort: AtomicBool,
-    /// Workers still wanted / currently helping (guarded by the pool's lock).
-    wanted: AtomicUsize,
-    helpers: AtomicUsize,
+    /// Helpers still wanted and running, and whether the launching thread has stopped
+    /// taking helpers.
+    helpers: Helpers,
+    /// The launching thread, woken by the last helper to finish.
+    launcher: OnceLock<Thread>,
     fault: Mutex<Option<Fault>>,
     /// The priority of the stream that launched it (lower is more urgent, as in CUDA).
     pub priority: i32,
@@ -108,10 +126,10 @@ impl Job {
             chunk,
             shared_bytes,
             slot_bytes,
-            next: AtomicU64::new(0),
+            ranges: Ranges::new(total, chunk, workers),
             abort: AtomicBool::new(false),
-            wanted: AtomicUsize::new(0),
-            helpers: AtomicUsize::new(0),
+            helpers: Helpers::default(),
+            launcher: OnceLock::new(),
             fault: Mutex::new(None),
             priority: PRIORITY.with(|c| c.get()),
             check_id: 0,
@@ -134,6 +152,7 @@ impl Job {
             return None;
         }
         job.chunk = 1;
+        job.ranges = Ranges::new(job.total_blocks, 1, workers);
         job.grid = Some(GridPhases {
             shared: base,
             slots: unsafe { base.add(shared_total) },
@@ -146,10 +165,6 @@ impl Job {
             release: AtomicBool::new(false),
         });
         Some(job)
-    }
-
-    pub fn runs(&self) -> u64 {
-        self.total_blocks.div_ceil(self.chunk)
     }
 
     pub fn take_fault(&self) -> Option<Fault> {
@@ -192,7 +207,8 @@ impl AlignedBuf {
 }
 
 struct PoolState {
-    /// Launches that want helpers.
+    /// Launches under way that have asked for helpers (until their launching thread
+    /// closes them).
     jobs: Vec<Arc<Job>>,
 }
 
@@ -200,25 +216,45 @@ impl PoolState {
     /// The job a free worker helps: the one of the most urgent stream priority among
     /// those that want help, the earliest launched among equals.
     fn most_urgent(&self) -> Option<Arc<Job>> {
-        self.jobs.iter().filter(|j| j.wanted.load(Ordering::Relaxed) > 0).min_by_key(|j| j.priority).cloned()
+        self.jobs.iter().filter(|j| j.helpers.wanted() > 0).min_by_key(|j| j.priority).cloned()
     }
 
     /// Publishes the most urgent waiting priority, which helpers of less urgent launches
-    /// watch between runs of blocks.
+    /// watch between runs of blocks, and which a worker going idle reads (`i32::MAX`:
+    /// no launch wants help) — sequentially consistent with the idle set (`Pool::idle`).
     fn update_urgent(&self, pool: &Pool) {
         let p = self.most_urgent().map_or(i32::MAX, |j| j.priority);
-        pool.urgent.store(p, Ordering::Relaxed);
+        pool.urgent.store(p, Ordering::SeqCst);
     }
+
+    /// Joins the most urgent launch that wants help, as a worker going idle.
+    fn claim_most_urgent(&self, pool: &Pool) -> Option<Arc<Job>> {
+        let job = self.most_urgent().filter(|j| j.helpers.claim());
+        self.update_urgent(pool);
+        job
+    }
+}
+
+/// What the pool knows of one of its worker threads.
+struct Worker {
+    thread: OnceLock<Thread>,
+    /// A job handed to this worker while it was idle (`Arc::into_raw`), taken by it.
+    mailbox: AtomicPtr<Job>,
+    /// The workers it wakes once it has taken its job (a tree of wake-ups, so that the
+    /// launching thread makes two wake-up calls, not one per helper; `usize::MAX`: none).
+    wakes: [std::sync::atomic::AtomicUsize; 2],
 }
 
 pub struct Pool {
     state: Mutex<PoolState>,
-    work: Condvar,
-    done: Condvar,
     /// Threads that run blocks: the workers plus the launching stream's thread.
     pub workers: usize,
     /// The most urgent priority of a launch waiting for helpers (`i32::MAX`: none).
-    urgent: std::sync::atomic::AtomicI32,
+    urgent: AtomicI32,
+    helpers: Box<[Worker]>,
+    /// Idle workers, one bit each, set by a worker before it sleeps, cleared by whoever
+    /// takes it out (the worker itself, or a launching thread that hands it a job).
+    idle: Box<[AtomicU64]>,
 }
 
 pub fn pool() -> &'static Pool {
@@ -229,21 +265,63 @@ pub fn pool() -> &'static Pool {
             .and_then(|v| v.parse::<usize>().ok())
             .filter(|&n| n > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+        let helpers = n.saturating_sub(1);
         let p: &'static Pool = Box::leak(Box::new(Pool {
             state: Mutex::new(PoolState { jobs: Vec::new() }),
-            work: Condvar::new(),
-            done: Condvar::new(),
             workers: n,
-            urgent: std::sync::atomic::AtomicI32::new(i32::MAX),
+            urgent: AtomicI32::new(i32::MAX),
+            helpers: (0..helpers)
+                .map(|_| Worker {
+                    thread: OnceLock::new(),
+                    mailbox: AtomicPtr::new(std::ptr::null_mut()),
+                    wakes: [usize::MAX.into(), usize::MAX.into()],
+                })
+                .collect(),
+            idle: (0..helpers.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
         }));
-        for i in 0..n.saturating_sub(1) {
+        for i in 0..helpers {
             let _ = std::thread::Builder::new()
                 .name(format!("cuprite-worker-{i}"))
                 .stack_size(WORKER_STACK)
-                .spawn(move || worker_main(p));
+                .spawn(move || worker_main(p, i));
         }
         p
     })
+}
+
+impl Pool {
+    fn set_idle(&self, i: usize) {
+        self.idle[i / 64].fetch_or(1 << (i % 64), Ordering::SeqCst);
+    }
+
+    /// Takes worker `i` out of the idle set; false when someone else already has.
+    fn unset_idle(&self, i: usize) -> bool {
+        let bit = 1 << (i % 64);
+        self.idle[i / 64].fetch_and(!bit, Ordering::SeqCst) & bit != 0
+    }
+
+    /// Takes some idle worker out of the idle set, the lowest first.
+    fn take_idle(&self) -> Option<usize> {
+        for (w, word) in self.idle.iter().enumerate() {
+            let mut v = word.load(Ordering::SeqCst);
+            while v != 0 {
+                let bit = v & v.wrapping_neg();
+                let prev = word.fetch_and(!bit, Ordering::SeqCst);
+                if prev & bit != 0 {
+                    return Some(w * 64 + bit.trailing_zeros() as usize);
+                }
+                v = prev & !bit;
+            }
+        }
+        None
+    }
+
+    /// Wakes worker `i` (its mailbox is filled).
+    fn wake(&self, i: usize) {
+        if let Some(t) = self.helpers[i].thread.get() {
+            t.unpark();
+        }
+    }
 }
 
 thread_local! {
@@ -251,38 +329,65 @@ thread_local! {
     static BUFFERS: RefCell<(AlignedBuf, AlignedBuf)> = const { RefCell::new((AlignedBuf::new(), AlignedBuf::new())) };
 }
 
+/// `home`: the range of blocks this thread starts on (`Ranges`).
 /// `urgent`: for a helper, the pool's most urgent waiting priority; the helper leaves
 /// between runs of blocks when a more urgent launch wants help (the launching thread
 /// finishes its own launch).
-fn run_job_here(job: &Job, urgent: Option<&std::sync::atomic::AtomicI32>) {
+fn run_job_here(job: &Job, home: usize, urgent: Option<&AtomicI32>) {
     let r = BUFFERS.try_with(|b| {
         let mut b = b.borrow_mut();
         let (shared, slots) = &mut *b;
-        run_job(job, shared, slots, urgent);
+        run_job(job, home, shared, slots, urgent);
     });
     if r.is_err() {
-        run_job(job, &mut AlignedBuf::new(), &mut AlignedBuf::new(), urgent);
+        run_job(job, home, &mut AlignedBuf::new(), &mut AlignedBuf::new(), urgent);
     }
 }
 
-fn worker_main(pool: &'static Pool) {
+fn worker_main(pool: &'static Pool, i: usize) {
     unsafe {
         abi::cuprite_guard_thread_init();
     }
-    let mut st = pool.state.lock().unwrap_or_else(|p| p.into_inner());
+    let me = &pool.helpers[i];
+    let _ = me.thread.set(std::thread::current());
     loop {
-        let Some(job) = st.most_urgent() else {
-            st = pool.work.wait(st).unwrap_or_else(|p| p.into_inner());
+        // Idle first, then look: a launching thread that published its wish for helpers
+        // before this finds the bit set, or this sees its priority in `urgent` (both
+        // sequentially consistent), so no launch waits for a sleeping worker.
+        pool.set_idle(i);
+        if pool.urgent.load(Ordering::SeqCst) != i32::MAX && pool.unset_idle(i) {
+            let job = pool.state.lock().unwrap_or_else(|p| p.into_inner()).claim_most_urgent(pool);
+            if let Some(job) = job {
+                help(pool, i, &job);
+            }
             continue;
+        }
+        // Idle (or just handed a job): wait for the mailbox.
+        let job = loop {
+            let p = me.mailbox.swap(std::ptr::null_mut(), Ordering::Acquire);
+            if !p.is_null() {
+                break unsafe { Arc::from_raw(p as *const Job) };
+            }
+            std::thread::park();
         };
-        job.wanted.fetch_sub(1, Ordering::Relaxed);
-        job.helpers.fetch_add(1, Ordering::Relaxed);
-        st.update_urgent(pool);
-        drop(st);
-        run_job_here(&job, Some(&pool.urgent));
-        st = pool.state.lock().unwrap_or_else(|p| p.into_inner());
-        if job.helpers.fetch_sub(1, Ordering::Relaxed) == 1 {
-            pool.done.notify_all();
+        for w in &me.wakes {
+            let w = w.swap(usize::MAX, Ordering::Relaxed);
+            if w != usize::MAX {
+                pool.wake(w);
+            }
+        }
+        help(pool, i, &job);
+    }
+}
+
+/// Runs blocks of a job this worker has joined (counted in its `helpers`), starting on
+/// its own range; the last helper to finish after the launching thread closed the job
+/// wakes that thread.
+fn help(pool: &Pool, i: usize, job: &Job) {
+    run_job_here(job, job.ranges.home_of_worker(i), Some(&pool.urgent));
+    if job.helpers.finish() {
+        if let Some(t) = job.launcher.get() {
+            t.unpark();
         }
     }
 }
@@ -293,7 +398,7 @@ fn linear_to_block(linear: u64, grid: Dim3) -> Dim3 {
     Dim3 { x: (linear % gx) as u32, y: ((linear / gx) % gy) as u32, z: (linear / (gx * gy)) as u32 }
 }
 
-fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: Option<&std::sync::atomic::AtomicI32>) {
+fn run_job(job: &Job, home: usize, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: Option<&AtomicI32>) {
     let shared_ptr = shared.ensure(job.shared_bytes);
     let slots_ptr = slots.ensure(job.slot_bytes);
     if shared_ptr.is_null() || slots_ptr.is_null() {
@@ -326,11 +431,9 @@ fn run_job(job: &Job, shared: &mut AlignedBuf, slots: &mut AlignedBuf, urgent: O
         if urgent.is_some_and(|u| u.load(Ordering::Relaxed) < job.priority) {
             break;
         }
-        let first = job.next.fetch_add(job.chunk, Ordering::Relaxed);
-        if first >= job.total_blocks {
+        let Some((first, end)) = job.ranges.take(home) else {
             break;
-        }
-        let end = (first + job.chunk).min(job.total_blocks);
+        };
         let mut run = BlockRun {
             launch: &job.launch,
             first_block: first,
@@ -419,12 +522,13 @@ impl Pool {
         };
         // Round after round: the blocks that have not reached a grid barrier (at first
         // all), then, once none is left, those at the barrier. The workers' writes of a
-        // round are seen by the next: `run_phase` waited for them under the pool's lock.
+        // round are seen by the next: `run_phase` waited for them (`Helpers::finish`
+        // releases, `Helpers::running` acquires).
         let mut at_barrier = false;
         loop {
             g.stopped.store(false, Ordering::Relaxed);
             g.yielded.store(false, Ordering::Relaxed);
-            job.next.store(0, Ordering::Relaxed);
+            job.ranges.reset();
             self.run_phase(job.clone());
             if job.abort.load(Ordering::Relaxed) {
                 return;
@@ -449,31 +553,70 @@ impl Pool {
         if job.total_blocks == 0 {
             return;
         }
-        let helpers = (job.runs().saturating_sub(1)).min(self.workers.saturating_sub(1) as u64) as usize;
+        let helpers = (job.ranges.len() - 1).min(self.workers.saturating_sub(1));
+        let given = if helpers > 0 { self.hand_out(&job, helpers) } else { Vec::new() };
+        run_job_here(&job, 0, None);
         if helpers > 0 {
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-            job.wanted.store(helpers, Ordering::Relaxed);
-            st.jobs.push(job.clone());
-            st.update_urgent(self);
-            drop(st);
-            if helpers + 1 >= self.workers {
-                self.work.notify_all();
-            } else {
-                for _ in 0..helpers {
-                    self.work.notify_one();
-                }
-            }
-        }
-        run_job_here(&job, None);
-        if helpers > 0 {
-            let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-            job.wanted.store(0, Ordering::Relaxed);
+            job.helpers.close();
             st.jobs.retain(|j| !Arc::ptr_eq(j, &job));
             st.update_urgent(self);
-            while job.helpers.load(Ordering::Relaxed) > 0 {
-                st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
+            drop(st);
+            // A worker handed the job that has not taken it yet (still asleep while this
+            // thread ran every block) is taken back, not waited for; it is idle again
+            // (without looking for another launch that wants help: it is found by the
+            // next hand-out, docs/PERFORMANCE.md "the launch path on 16 cores").
+            let mine = Arc::as_ptr(&job) as *mut Job;
+            for &w in &given {
+                let mailbox = &self.helpers[w].mailbox;
+                if mailbox.compare_exchange(mine, std::ptr::null_mut(), Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                    drop(unsafe { Arc::from_raw(mine as *const Job) });
+                    job.helpers.finish();
+                    self.set_idle(w);
+                }
+            }
+            // Woken by the last helper to finish (`help`); a wake-up left over from
+            // elsewhere only makes it look again.
+            while job.helpers.running() > 0 {
+                std::thread::park();
             }
         }
+    }
+
+    /// Asks for `helpers` workers: idle ones get the job in their mailbox at once, the
+    /// rest is left in the pool's list for workers as they become free. Returns the
+    /// workers handed the job.
+    fn hand_out(&self, job: &Arc<Job>, helpers: usize) -> Vec<usize> {
+        let _ = job.launcher.set(std::thread::current());
+        job.helpers.open(helpers);
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.jobs.push(job.clone());
+        st.update_urgent(self);
+        let mut given: Vec<usize> = Vec::with_capacity(helpers);
+        while job.helpers.wanted() > 0 {
+            let Some(w) = self.take_idle() else { break };
+            if !job.helpers.claim() {
+                self.set_idle(w);
+                break;
+            }
+            given.push(w);
+        }
+        st.update_urgent(self);
+        drop(st);
+        // Worker p of `given` wakes 2p+2 and 2p+3; this thread wakes 0 and 1. Filled
+        // children first: a worker that wakes early (spuriously) and takes its job finds
+        // its children's mailboxes already filled, so none of them sleeps through it.
+        for (p, &w) in given.iter().enumerate().rev() {
+            for (c, slot) in self.helpers[w].wakes.iter().enumerate() {
+                slot.store(given.get(2 * p + 2 + c).copied().unwrap_or(usize::MAX), Ordering::Relaxed);
+            }
+            let old = self.helpers[w].mailbox.swap(Arc::into_raw(job.clone()) as *mut Job, Ordering::Release);
+            debug_assert!(old.is_null(), "an idle worker's mailbox is empty");
+        }
+        for &w in given.iter().take(2) {
+            self.wake(w);
+        }
+        given
     }
 }
 
@@ -486,7 +629,7 @@ mod priority_tests {
         let launch = Launch { grid_dim: Dim3 { x: 8, y: 1, z: 1 }, block_dim: Dim3 { x: 1, y: 1, z: 1 }, args: std::ptr::null(), dynamic_shared_bytes: 0, cooperative: 0 };
         unsafe extern "C" fn nothing(_: *mut BlockRun) {}
         let j = Job::new(nothing as KernelEntry, launch, 0, 0, 4);
-        j.wanted.store(wanted, Ordering::Relaxed);
+        j.helpers.open(wanted);
         set_current_priority(0);
         Arc::new(j)
     }
@@ -499,5 +642,49 @@ mod priority_tests {
         assert!(Arc::ptr_eq(&j, &st.jobs[1]), "the earliest of equal priority");
         let st = PoolState { jobs: vec![job(0, 0)] };
         assert!(st.most_urgent().is_none());
+    }
+}
+
+#[cfg(test)]
+mod pool_tests {
+    use super::*;
+    use std::sync::atomic::AtomicU32;
+
+    /// Counts each block it runs in the array its one argument points at.
+    unsafe extern "C" fn count_blocks(run: *mut BlockRun) {
+        let run = &*run;
+        let counts = *((*run.launch).args as *const *const AtomicU32);
+        for b in run.first_block..run.end_block {
+            (*counts.add(b as usize)).fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn concurrent_launches_run_every_block_once() {
+        let pool = pool();
+        std::thread::scope(|s| {
+            for t in 0..4i32 {
+                s.spawn(move || {
+                    set_current_priority(-(t % 3));
+                    for i in 0..150u32 {
+                        let blocks = 1 + (i * 37 + t as u32 * 11) % 300;
+                        let counts: Vec<AtomicU32> = (0..blocks).map(|_| AtomicU32::new(0)).collect();
+                        let arg = counts.as_ptr() as *mut std::ffi::c_void;
+                        let launch = Launch {
+                            grid_dim: Dim3 { x: blocks, y: 1, z: 1 },
+                            block_dim: Dim3 { x: 1, y: 1, z: 1 },
+                            args: &arg,
+                            dynamic_shared_bytes: 0,
+                            cooperative: 0,
+                        };
+                        let job = Arc::new(Job::new(count_blocks as KernelEntry, launch, 0, 0, pool.workers));
+                        pool.run(job.clone());
+                        assert!(job.take_fault().is_none());
+                        assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "{blocks} blocks, launch {i} of thread {t}");
+                    }
+                    set_current_priority(0);
+                });
+            }
+        });
     }
 }
