@@ -153,6 +153,8 @@ pub fn symbol_names(m: &Module) -> (Vec<String>, Vec<String>) {
 
 /// Writes a whole module as PTX for `target`.
 pub fn emit_module(m: &Module, target: Target) -> Result<String, EmitError> {
+    let optimized = crate::opt::optimize(m);
+    let m = &optimized;
     let names = Names::new(m);
     names.collect_strings(m);
     let (major, minor) = Target::ISA_VERSION;
