@@ -117,6 +117,8 @@ fn hoist_loop(f: &mut Function, lp: &Loop) {
     let w = writes(f, lp);
     let loads_may_move = !w.memory && surely_entered(f, lp) && lp.exits_only_from_header(f);
     let defs = pointer_defs(f);
+    // Before any block's instructions are taken out below.
+    let frame: Vec<bool> = (0..f.locals.len()).map(|l| in_frame(f, LocalId(l as u32))).collect();
     let mut variant = vec![false; f.values.len()];
     for (bi, b) in f.blocks.iter().enumerate().filter(|(bi, _)| lp.contains(*bi)) {
         let _ = bi;
@@ -144,7 +146,7 @@ fn hoist_loop(f: &mut Function, lp: &Loop) {
                     | InstKind::PtrDiff(..)
                     | InstKind::Special(_) => true,
                     InstKind::CallBuiltin { builtin, args } => pure_builtin(f, builtin, args, inst.result),
-                    InstKind::LoadLocal(l) => !w.locals[l.index()] && (!in_frame(f, *l) || !w.memory),
+                    InstKind::LoadLocal(l) => !w.locals[l.index()] && (!frame[l.index()] || !w.memory),
                     InstKind::Load { ptr, volatile: false } => {
                         loads_may_move
                             && match root_local(&defs, *ptr) {

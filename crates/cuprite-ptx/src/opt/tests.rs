@@ -152,3 +152,54 @@ fn loads_stay_when_the_loop_stores_or_may_not_run() {
     verify(&opt).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(loads_in(&opt.functions[0].blocks[0]), 0);
 }
+
+#[test]
+fn a_local_whose_address_a_call_in_the_loop_takes_is_reloaded_each_iteration() {
+    // `int old = 0; while (!cas(&old, old + 2)) {}`: the call may write `old`.
+    let local = |name: &str, ty: Type| Local { name: name.into(), ty, align: None };
+    let cas = Function {
+        name: "cas".into(),
+        symbol: Some("_Z3casPii".into()),
+        kind: FunctionKind::Device,
+        inline: InlineHint::None,
+        params: vec![LocalId(0), LocalId(1)],
+        ret: Type::Bool,
+        locals: vec![local("p", Type::I32.ptr_to()), local("v", Type::I32)],
+        values: vec![],
+        blocks: vec![],
+        loc: None,
+    };
+    let f = Function {
+        name: "k".into(),
+        symbol: None,
+        kind: FunctionKind::Kernel { stub_symbol: "_Z1kv".into(), max_threads: None, min_blocks: None },
+        inline: InlineHint::None,
+        params: vec![],
+        ret: Type::Void,
+        locals: vec![local("old", Type::I32)],
+        values: vec![],
+        blocks: (0..4).map(|_| blk()).collect(),
+        loc: None,
+    };
+    let mut b = B { f };
+    let old = LocalId(0);
+    let c0 = b.int(0, 0);
+    b.put(0, InstKind::StoreLocal(old, c0));
+    b.term(0, Terminator::Jump(BlockId(1)));
+    let a = b.val(1, Type::I32.ptr_to(), InstKind::LocalAddr(old));
+    let v = b.val(1, Type::I32, InstKind::LoadLocal(old));
+    let c2 = b.int(1, 2);
+    let n = b.val(1, Type::I32, InstKind::Binary(BinaryOp::Add, v, c2));
+    let ok = b.val(1, Type::Bool, InstKind::Call { func: FuncId(1), args: vec![a, n] });
+    b.term(1, Terminator::Branch { cond: ok, then: BlockId(3), else_: BlockId(2) });
+    b.term(2, Terminator::Jump(BlockId(1)));
+    b.term(3, Terminator::Return(None));
+    let mut m = Module::default();
+    m.functions.push(b.f);
+    m.functions.push(cas);
+    verify(&m).expect("verifies");
+    let o = optimize(&m);
+    verify(&o).unwrap_or_else(|e| panic!("{e:?}"));
+    let header = &o.functions[0].blocks[1];
+    assert!(header.insts.iter().any(|i| matches!(i.kind, InstKind::LoadLocal(LocalId(0)))), "old is read in the loop");
+}
