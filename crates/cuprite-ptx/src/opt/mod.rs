@@ -18,11 +18,18 @@ mod unroll;
 #[cfg(test)]
 mod tests;
 
-use cuprite_ir::Module;
+use cuprite_ir::{BarrierKind, Module, Terminator};
 
 /// The module as the back-end writes it: `m` with every function unrolled and hoisted.
 pub fn optimize(m: &Module) -> Module {
     let mut out = m.clone();
+    // A module with a grid barrier is written as it is: its kernels must stay co-resident,
+    // and more registers from unrolled and hoisted code made a cooperative launch of the
+    // size the program computed too large (coop_grid_sync on the H100).
+    let grid_sync = m.functions.iter().flat_map(|f| &f.blocks).any(|b| matches!(b.term, Terminator::Barrier { kind: BarrierKind::Grid, .. }));
+    if grid_sync {
+        return out;
+    }
     for f in &mut out.functions {
         if f.blocks.is_empty() {
             continue;
