@@ -150,7 +150,9 @@ template <class T, int dim = 1, int mode = cudaReadModeElementType>
 struct texture {
     unsigned long long __cuprite_obj;
 };
-#define __CUPRITE_UNBOUND_TEXREF 1ull
+/* All ones: never an address (CPU objects) nor a driver object handle (the GPU device's,
+ * which count up from 1). */
+#define __CUPRITE_UNBOUND_TEXREF 0xffffffffffffffffull
 #define __CUPRITE_TEXREF(t) ((t).__cuprite_obj ? (t).__cuprite_obj : __CUPRITE_UNBOUND_TEXREF)
 
 template <class T> __device__ T tex1Dfetch(texture<T, 1, 0> t, int x) {
@@ -301,7 +303,7 @@ template <class T, int dim = 1>
 struct surface {
     unsigned long long __cuprite_obj;
 };
-#define __CUPRITE_UNBOUND_SURFREF 1ull
+#define __CUPRITE_UNBOUND_SURFREF 0xffffffffffffffffull
 #define __CUPRITE_SURFREF(s) ((s).__cuprite_obj ? (s).__cuprite_obj : __CUPRITE_UNBOUND_SURFREF)
 #define __CUPRITE_SURFREF_FNS(NAME, DIM, KIND, PARAMS, ARGS)                                                        \
     template <class T> __device__ T NAME##read(surface<void, DIM> s, PARAMS, enum cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) { \

@@ -116,11 +116,13 @@ struct __cu_tex_fast { uint32_t kind, width, height, normalized; uint64_t row; c
 /* A 4-byte tex1D/tex2D fetch: read in line for plain objects, through the runtime
  * otherwise. Not inlined, but with a SIMD clone (`declare simd`), so that a thread loop
  * calling it still vectorises (GCC calls the clone once per vector of threads). */
+/* A handle that is an object: not 0 and not __CUPRITE_UNBOUND_TEXREF (all ones). */
+#define __CU_TEX_OBJECT(o) ((o) != 0 && (o) != ~(uint64_t)0)
 #pragma omp declare simd uniform(o, d) notinbranch
 __attribute__((noinline, unused)) static uint32_t __cu_tex_fetch4(uint64_t o, int d, float x, float y) {
     const struct __cu_tex_fast *f = (const struct __cu_tex_fast *)(uintptr_t)o;
     uint32_t v;
-    if (__builtin_expect(o > 1 && f->kind == 1, 1)) {
+    if (__builtin_expect(__CU_TEX_OBJECT(o) && f->kind == 1, 1)) {
         float fx = f->normalized ? x * (float)f->width : x;
         float fy = f->normalized ? y * (float)f->height : y;
         /* floor, then clamp to the array (NaN reads texel 0, as the runtime does). */
@@ -129,7 +131,7 @@ __attribute__((noinline, unused)) static uint32_t __cu_tex_fetch4(uint64_t o, in
         memcpy(&v, f->base + (uint64_t)iy * f->row + (uint64_t)ix * 4u, 4);
         return v;
     }
-    if (o > 1 && f->kind == 3 && x - x == 0.0f && y - y == 0.0f) {
+    if (__CU_TEX_OBJECT(o) && f->kind == 3 && x - x == 0.0f && y - y == 0.0f) {
         /* Wrap as Axis::texel_coord and Axis::address do: frac(x) scaled, floored, and
          * the one index that can reach the size (frac rounding up to 1) wrapped to 0. */
         float w = (float)f->width, h = (float)f->height;
@@ -139,7 +141,7 @@ __attribute__((noinline, unused)) static uint32_t __cu_tex_fetch4(uint64_t o, in
         memcpy(&v, f->base + (uint64_t)iy * f->row + (uint64_t)ix * 4u, 4);
         return v;
     }
-    if (o > 1 && f->kind == 2 && x == x && y == y) {
+    if (__CU_TEX_OBJECT(o) && f->kind == 2 && x == x && y == y) {
         /* As the runtime filters (filter.rs, object.rs): the footprint kept between the
          * first and last texel centres, weights in 1/256 with the product rounded, the
          * sum exact in double. */

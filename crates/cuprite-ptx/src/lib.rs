@@ -10,4 +10,5 @@
 pub mod isa;
 pub mod emit;
 pub mod lower;
+pub mod opt;
 pub mod parse;

@@ -159,7 +159,10 @@ pub fn execute_op(op: Op) {
                 crate::graph::exec::set_elements(dst.0, pitch, value, elem, width, height);
             }
         }
-        Op::RecordEvent(ev, seq) => ev.fire(seq),
+        Op::RecordEvent(ev, seq) => {
+            crate::gpu::timing::on_record(&ev);
+            ev.fire(seq)
+        }
         Op::WaitEvent(ev, gen) => ev.wait_for(gen),
         Op::WaitQueue(q, seq) => q.wait(seq),
         Op::Host(f) => {

@@ -34,6 +34,8 @@ pub struct EventObj {
     /// An interprocess event's record and completion counters, shared with the processes
     /// that opened its handle (`ipc.rs`); they replace `gen` and `fired`.
     pub shared: Option<crate::ipc::SharedCounters>,
+    /// The GPU device's driver event for timing (`gpu/timing.rs`).
+    pub gpu_timing: crate::gpu::timing::GpuTiming,
 }
 
 fn epoch() -> Instant {
@@ -157,7 +159,7 @@ pub fn create(flags: u32) -> *mut c_void {
     // An interprocess event whose shared page cannot be made gets no handle
     // (cudaIpcGetEventHandle reports it).
     let shared = if flags & INTERPROCESS != 0 { crate::ipc::SharedCounters::new().ok() } else { None };
-    register(EventObj { flags, device: crate::devices::current(), st: Mutex::new(EvState::default()), cv: Condvar::new(), shared })
+    register(EventObj { flags, device: crate::devices::current(), st: Mutex::new(EvState::default()), cv: Condvar::new(), shared, gpu_timing: Default::default() })
 }
 
 fn register(e: EventObj) -> *mut c_void {
@@ -170,7 +172,7 @@ fn register(e: EventObj) -> *mut c_void {
 /// `cudaIpcOpenEventHandle`: an event over another process's interprocess event.
 pub fn import(h: &crate::ipc::Handle) -> Result<*mut c_void> {
     let shared = crate::ipc::SharedCounters::open(h)?;
-    Ok(register(EventObj { flags: INTERPROCESS | DISABLE_TIMING, device: crate::devices::current(), st: Mutex::new(EvState::default()), cv: Condvar::new(), shared: Some(shared) }))
+    Ok(register(EventObj { flags: INTERPROCESS | DISABLE_TIMING, device: crate::devices::current(), st: Mutex::new(EvState::default()), cv: Condvar::new(), shared: Some(shared), gpu_timing: Default::default() }))
 }
 
 pub fn resolve(h: *mut c_void) -> Result<Arc<EventObj>> {
@@ -191,6 +193,9 @@ pub fn elapsed_ms(start: &EventObj, end: &EventObj) -> Result<f32> {
     }
     if !start.is_complete() || !end.is_complete() {
         return Err(error::NOT_READY);
+    }
+    if let Some(ms) = crate::gpu::timing::elapsed_ms(start, end) {
+        return Ok(ms);
     }
     match (start.time(), end.time()) {
         (Some(a), Some(b)) => Ok(((b as i128 - a as i128) as f64 / 1.0e6) as f32),

@@ -94,6 +94,10 @@ fn share_region(start: usize, len: usize) -> Result<i32> {
 
 /// A handle for the device allocation containing `ptr`.
 pub fn export_memory(ptr: *const c_void) -> Result<Handle> {
+    if let Some(g) = crate::gpu::active() {
+        let bytes = g.ipc_export(ptr)?;
+        return Ok(unsafe { std::mem::transmute::<[u8; 64], Handle>(bytes) });
+    }
     let a = crate::memory::lookup(ptr).ok_or(error::INVALID_VALUE)?;
     if !matches!(a.kind, crate::memory::Kind::Device) {
         return Err(error::INVALID_VALUE);
@@ -145,6 +149,10 @@ fn map_foreign(h: &Handle, len: usize) -> Result<usize> {
 
 /// `cudaIpcOpenMemHandle`: the allocation's address in this process.
 pub fn import_memory(h: &Handle) -> Result<*mut c_void> {
+    if let Some(g) = crate::gpu::active() {
+        // On the GPU device a memory handle is the driver's (`gpu/ipc.rs`).
+        return g.ipc_import(unsafe { &*(h as *const Handle as *const [u8; 64]) });
+    }
     if h.magic != MAGIC || h.kind != KIND_MEM {
         return Err(error::INVALID_VALUE);
     }
@@ -175,6 +183,9 @@ pub fn import_memory(h: &Handle) -> Result<*mut c_void> {
 
 /// `cudaIpcCloseMemHandle`: unmaps at the last close.
 pub fn close_memory(ptr: *const c_void) -> Result<()> {
+    if let Some(g) = crate::gpu::active() {
+        return g.ipc_close(ptr);
+    }
     let mut g = IMPORTED.lock().unwrap_or_else(|e| e.into_inner());
     let m = g.get_or_insert_with(HashMap::new);
     let p = ptr as usize;

@@ -44,8 +44,8 @@ pub struct Fx<'a> {
     depot_align: u64,
     labels: u32,
     pub loc: Option<SrcLoc>,
-    /// Per value: a pointer into global memory (`spaces.rs`).
-    pub global_ptr: Vec<bool>,
+    /// Per value: the state space it certainly points into (`spaces.rs`).
+    pub ptr_space: Vec<super::spaces::PtrSpace>,
 }
 
 pub fn is_kernel(f: &Function) -> bool {
@@ -118,7 +118,7 @@ pub fn emit(m: &Module, names: &Names, target: Target, index: usize, f: &Functio
         depot_align: 8,
         labels: 0,
         loc: f.loc,
-        global_ptr: super::spaces::global_pointers(m, f),
+        ptr_space: super::spaces::pointer_spaces(m, f),
     };
     fx.assign_homes();
     fx.load_params()?;
@@ -218,11 +218,17 @@ impl<'a> Fx<'a> {
 
     /// Defines an aggregate value: a fresh slot, its address in the value's register.
     pub fn def_aggregate(&mut self, v: ValueId) -> Result<String, EmitError> {
+        self.def_aggregate_slot(v)?;
+        self.v(v)
+    }
+
+    /// `def_aggregate`, giving the slot's offset in the frame (for `.local` accesses).
+    pub fn def_aggregate_slot(&mut self, v: ValueId) -> Result<u64, EmitError> {
         let (size, align) = self.m.layout(self.vty(v));
         let off = self.slot(size, align);
         let r = self.v(v)?;
         self.emit(format!("add.u64 {r}, %SP, {off}"));
-        Ok(r)
+        Ok(off)
     }
 
     fn assign_homes(&mut self) {
@@ -256,6 +262,17 @@ impl<'a> Fx<'a> {
         };
         let count = size / unit;
         let unrolled = count <= 32 || dst.space == ".param" || src.space == ".param";
+        let param = dst.space == ".param" || src.space == ".param";
+        if unit == 8 && align >= 16 && size % 16 == 0 && count <= 32 && !param {
+            // Pairs as one vector access (`float4`, `double2`), as nvcc moves them.
+            let (a, b) = (self.tmp(Class::B64), self.tmp(Class::B64));
+            for k in 0..size / 16 {
+                let o = k * 16;
+                self.emit(format!("ld{}.v2.b64 {{{a}, {b}}}, [{}+{}]", src.space, src.base, src_off + o));
+                self.emit(format!("st{}.v2.b64 [{}+{}], {{{a}, {b}}}", dst.space, dst.base, dst_off + o));
+            }
+            return;
+        }
         let t = self.tmp(c);
         if unrolled {
             for k in 0..count {
@@ -328,10 +345,11 @@ impl<'a> Fx<'a> {
     /// The state space and address to access memory through pointer value `ptr` (in
     /// register `reg`): `.global` when the pointer certainly addresses global memory.
     pub fn space_of(&mut self, ptr: ValueId, reg: String) -> (&'static str, String) {
-        if self.global_ptr.get(ptr.index()).copied().unwrap_or(false) {
+        let space = self.ptr_space.get(ptr.index()).copied().unwrap_or(super::spaces::PtrSpace::Generic);
+        if let Some((suffix, cvta)) = space.suffix() {
             let g = self.tmp(Class::B64);
-            self.emit(format!("cvta.to.global.u64 {g}, {reg}"));
-            (".global", g)
+            self.emit(format!("cvta.to.{cvta}.u64 {g}, {reg}"));
+            (suffix, g)
         } else {
             ("", reg)
         }

@@ -105,9 +105,11 @@ impl<'a> Fx<'a> {
                 let p = self.v(*ptr)?;
                 let ty = self.vty(v).clone();
                 if is_aggregate(&ty) {
+                    // Straight from the pointer's space into the value's frame slot.
                     let (size, align) = self.m.layout(&ty);
-                    let d = self.def_aggregate(v)?;
-                    self.copy_mem(&Self::generic(&d), 0, &Self::generic(&p), 0, size, align);
+                    let off = self.def_aggregate_slot(v)?;
+                    let (space, addr) = self.space_of(*ptr, p);
+                    self.copy_mem(&Mem { space: ".local", base: "%SPL".into() }, off, &Mem { space, base: addr }, 0, size, align);
                 } else {
                     let d = self.v(v)?;
                     let (space, addr) = self.space_of(*ptr, p);
@@ -120,7 +122,8 @@ impl<'a> Fx<'a> {
                 let ty = self.vty(*value).clone();
                 if is_aggregate(&ty) {
                     let (size, align) = self.m.layout(&ty);
-                    self.copy_mem(&Self::generic(&p), 0, &Self::generic(&s), 0, size, align);
+                    let (space, addr) = self.space_of(*ptr, p);
+                    self.copy_mem(&Mem { space, base: addr }, 0, &Self::generic(&s), 0, size, align);
                 } else {
                     let (space, addr) = self.space_of(*ptr, p);
                     self.store_scalar(&ty, space, &addr, &s, *volatile);

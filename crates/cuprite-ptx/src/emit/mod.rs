@@ -153,6 +153,8 @@ pub fn symbol_names(m: &Module) -> (Vec<String>, Vec<String>) {
 
 /// Writes a whole module as PTX for `target`.
 pub fn emit_module(m: &Module, target: Target) -> Result<String, EmitError> {
+    let optimized = crate::opt::optimize(m);
+    let m = &optimized;
     let names = Names::new(m);
     names.collect_strings(m);
     let (major, minor) = Target::ISA_VERSION;
@@ -196,6 +198,9 @@ pub fn emit_module(m: &Module, target: Target) -> Result<String, EmitError> {
     if uses_grid_barrier(m) {
         out.push_str(grid::STATE_DECLARATION);
     }
+    if uses_textures(m) {
+        out.push_str(texture::FAULT_CELL_DECLARATION);
+    }
     // Variables whose initializers hold addresses after the others.
     let mut order: Vec<usize> = (0..m.globals.len()).collect();
     order.sort_by_key(|&i| has_addresses(m.globals[i].init.as_ref()));
@@ -215,6 +220,17 @@ pub fn emit_module(m: &Module, target: Target) -> Result<String, EmitError> {
 /// Whether a function of the module has a grid-wide barrier (`grid_group::sync`).
 fn uses_grid_barrier(m: &Module) -> bool {
     m.functions.iter().flat_map(|f| &f.blocks).any(|b| matches!(b.term, cuprite_ir::Terminator::Barrier { kind: cuprite_ir::BarrierKind::Grid, .. }))
+}
+
+/// Whether a function of the module fetches from a texture or accesses a surface.
+fn uses_textures(m: &Module) -> bool {
+    use cuprite_ir::{Builtin, MathFn};
+    m.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts).any(|i| {
+        matches!(
+            i.kind,
+            InstKind::CallBuiltin { builtin: Builtin::Math(MathFn::CupriteTexFetch | MathFn::CupriteTexFetchInt | MathFn::CupriteSurfAccess), .. }
+        )
+    })
 }
 
 /// The functions whose addresses an initializer holds.

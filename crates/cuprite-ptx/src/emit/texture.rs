@@ -16,6 +16,22 @@ use super::types::Class;
 use super::EmitError;
 use cuprite_ir::{BinaryOp, Const, InstKind, MathFn, Type, ValueId};
 
+/// The handle texture_fetch.h passes for a texture or surface reference that is not
+/// bound (`__CUPRITE_UNBOUND_TEXREF`, `__CUPRITE_UNBOUND_SURFREF`: all ones, which no
+/// driver object handle is).
+const UNBOUND_REFERENCE: &str = "0xFFFFFFFFFFFFFFFF";
+/// cudaErrorInvalidTexture, cudaErrorInvalidSurface: what an access through an unbound
+/// reference ends the launch with, as on the CPU device.
+const INVALID_TEXTURE: u32 = 18;
+const INVALID_SURFACE: u32 = 37;
+
+/// The module variable through which a kernel reports such an error to the runtime's GPU
+/// device: the device address of a mapped page-locked host word, which the runtime
+/// writes when it loads the module and reads when a launch completes (0 where no runtime
+/// set it, as on the CPU through the PTX front-end: the fetch then goes ahead and the
+/// front-end's runtime reports it).
+pub const FAULT_CELL_DECLARATION: &str = ".visible .global .align 8 .u64 __cuprite_fault_cell;\n\n";
+
 /// `__cuprite_tex_fetch`'s kind bits (texture_fetch.h): dims (1-3), | 0x10 layered,
 /// | 0x20 cubemap, and these.
 const GATHER: i64 = 0x40;
@@ -178,6 +194,22 @@ impl<'a> Fx<'a> {
         Ok(())
     }
 
+    /// An access through handle `obj` of an unbound reference: the error code goes to the
+    /// runtime's fault word and the thread exits (the others of the launch do the same).
+    fn report_unbound_reference(&mut self, obj: &str, code: u32) {
+        let (p, cell) = (self.tmp(Class::Pred), self.tmp(Class::B64));
+        let go = self.label();
+        self.emit(format!("setp.ne.u64 {p}, {obj}, {UNBOUND_REFERENCE}"));
+        self.emit(format!("@{p} bra {go}"));
+        self.emit(format!("ld.global.u64 {cell}, [__cuprite_fault_cell]"));
+        self.emit(format!("setp.eq.u64 {p}, {cell}, 0"));
+        self.emit(format!("@{p} bra {go}"));
+        self.emit(format!("st.volatile.u32 [{cell}], {code}"));
+        self.emit("membar.sys");
+        self.emit("exit");
+        self.place_label(&go);
+    }
+
     pub fn texture_builtin(&mut self, f: MathFn, args: &[ValueId]) -> Result<(), EmitError> {
         let need = |fx: &Fx, n: usize| {
             if args.len() < n {
@@ -200,6 +232,7 @@ impl<'a> Fx<'a> {
                     size: self.const_size(args[7])?,
                     dtype,
                 };
+                self.report_unbound_reference(&fetch.obj, INVALID_TEXTURE);
                 let d = self.fetch_regs(dtype);
                 let must = self.or_bits(args[1]);
                 let kinds: Vec<i64> = all_fetch_kinds().into_iter().filter(|k| k & must == must).collect();
@@ -211,6 +244,7 @@ impl<'a> Fx<'a> {
                 let (dtype, esize) = self.fetch_type(args[2])?;
                 let (obj, i, out) = (self.v(args[0])?, self.v(args[1])?, self.v(args[2])?);
                 let size = self.const_size(args[3])?;
+                self.report_unbound_reference(&obj, INVALID_TEXTURE);
                 let d = self.fetch_regs(dtype);
                 self.emit(format!("tex.1d.v4.{dtype}.s32 {{{}}}, [{obj}, {{{i}}}]", d.join(", ")));
                 self.store_components(&d, &out, size, esize)
@@ -302,6 +336,7 @@ impl<'a> Fx<'a> {
             != 0;
         let size = self.const_size(args[6])?;
         let (obj, x, y, z, data) = (self.v(args[0])?, self.v(args[2])?, self.v(args[3])?, self.v(args[4])?, self.v(args[5])?);
+        self.report_unbound_reference(&obj, INVALID_SURFACE);
         let (geom, coords) = match dims {
             1 => ("1d", format!("{{{x}}}")),
             2 => ("2d", format!("{{{x}, {y}}}")),

@@ -60,6 +60,7 @@ pub(crate) fn create_texture(res: &ResourceDesc, tex: &TextureDesc) -> Result<u6
 pub(crate) fn retire_texture(h: u64) {
     if let Ok(t) = texture(h) {
         t.retire();
+        crate::gpu::texture::destroy_object(h);
     }
 }
 
@@ -83,6 +84,7 @@ pub extern "C" fn cudaDestroyTextureObject(h: u64) -> CudaError {
         }
         crate::stream::wait_all_streams();
         texture(h)?.retire();
+        crate::gpu::texture::destroy_object(h);
         Ok(())
     })
 }
@@ -123,6 +125,7 @@ pub(crate) fn create_surface(res: &ResourceDesc) -> Result<u64> {
 pub(crate) fn retire_surface(h: u64) {
     if let Ok(s) = surface(h) {
         s.live = false;
+        crate::gpu::texture::destroy_object(h);
     }
 }
 
@@ -146,6 +149,7 @@ pub extern "C" fn cudaDestroySurfaceObject(h: u64) -> CudaError {
         }
         crate::stream::wait_all_streams();
         surface(h)?.live = false;
+        crate::gpu::texture::destroy_object(h);
         Ok(())
     })
 }

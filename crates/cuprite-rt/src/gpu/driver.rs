@@ -75,6 +75,15 @@ pub struct ResDesc {
     pub flags: c_uint,
 }
 
+/// `CUipcMemHandle`: 64 opaque bytes, passed by value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct IpcMemHandle {
+    pub reserved: [u8; 64],
+}
+
+/// `CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS`, the one flag CUDA defines.
+pub const CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: c_uint = 1;
 pub const CUDA_ERROR_NOT_READY: CUresult = 600;
 pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
 pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
@@ -140,6 +149,8 @@ driver_api! {
     event_create = "cuEventCreate": fn(*mut CUevent, c_uint) -> CUresult;
     event_record = "cuEventRecord": fn(CUevent, CUstream) -> CUresult;
     event_query = "cuEventQuery": fn(CUevent) -> CUresult;
+    event_elapsed_time = "cuEventElapsedTime": fn(*mut f32, CUevent, CUevent) -> CUresult;
+    event_destroy = "cuEventDestroy_v2": fn(CUevent) -> CUresult;
     launch_kernel = "cuLaunchKernel": fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void, *mut *mut c_void) -> CUresult;
     launch_cooperative_kernel = "cuLaunchCooperativeKernel": fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void) -> CUresult;
     get_error_string = "cuGetErrorString": fn(CUresult, *mut *const c_char) -> CUresult;
@@ -149,6 +160,14 @@ driver_api! {
     mipmapped_array_get_level = "cuMipmappedArrayGetLevel": fn(*mut CUarray, CUmipmappedArray, c_uint) -> CUresult;
     tex_object_create = "cuTexObjectCreate": fn(*mut u64, *const ResDesc, *const crate::driver::texture::DrvTextureDesc, *const c_void) -> CUresult;
     surf_object_create = "cuSurfObjectCreate": fn(*mut u64, *const ResDesc) -> CUresult;
+    ipc_get_mem_handle = "cuIpcGetMemHandle": fn(*mut IpcMemHandle, CUdeviceptr) -> CUresult;
+    ipc_open_mem_handle = "cuIpcOpenMemHandle_v2": fn(*mut CUdeviceptr, IpcMemHandle, c_uint) -> CUresult;
+    ipc_close_mem_handle = "cuIpcCloseMemHandle": fn(CUdeviceptr) -> CUresult;
+    mem_get_address_range = "cuMemGetAddressRange_v2": fn(*mut CUdeviceptr, *mut usize, CUdeviceptr) -> CUresult;
+    tex_object_destroy = "cuTexObjectDestroy": fn(u64) -> CUresult;
+    surf_object_destroy = "cuSurfObjectDestroy": fn(u64) -> CUresult;
+    array_destroy = "cuArrayDestroy": fn(CUarray) -> CUresult;
+    mipmapped_array_destroy = "cuMipmappedArrayDestroy": fn(CUmipmappedArray) -> CUresult;
 }
 
 /// The library names tried, in order.

@@ -88,6 +88,7 @@ impl GpuDevice {
     unsafe fn load_late(&self, text: &str, kernels: &[(String, String)], vars: &[(usize, String)]) -> Result<(), String> {
         let text = CString::new(text).map_err(|_| "the PTX holds a NUL byte".to_string())?;
         let module = self.jit_ptx(&text, "the module's PTX")?;
+        self.attach_fault_cell(module)?;
         let mut late = self.late.lock().unwrap_or_else(|e| e.into_inner());
         for (sym, name) in kernels {
             let cname = CString::new(name.as_str()).unwrap_or_default();

@@ -11,6 +11,9 @@
 //! code, which CUDA numbers as the runtime does).
 
 pub mod driver;
+mod fault;
+mod ipc;
+pub mod timing;
 pub mod loaded_modules;
 pub mod ptx;
 pub mod texture;
@@ -41,7 +44,7 @@ thread_local! {
     /// Whether the last operation was a launch left running (`MAY_DEFER`).
     static DEFERRED: Cell<bool> = const { Cell::new(false) };
     /// Whether this thread's driver stream holds launches nobody waited for yet.
-    static PENDING: Cell<bool> = const { Cell::new(false) };
+    pub(crate) static PENDING: Cell<bool> = const { Cell::new(false) };
     /// Whether this thread is a stream's server (it has run an operation).
     static ON_STREAM_THREAD: Cell<bool> = const { Cell::new(false) };
 }
@@ -58,7 +61,10 @@ pub fn before_op(current: &Op, next: Option<&Op>) {
     ON_STREAM_THREAD.with(|c| c.set(true));
     let defer = active().is_some()
         && matches!(current, Op::Launch(_))
-        && matches!(next, Some(Op::Launch(_) | Op::Copy { .. } | Op::Copy2D { .. } | Op::Set { .. } | Op::Set2D { .. }));
+        && matches!(
+            next,
+            Some(Op::Launch(_) | Op::Copy { .. } | Op::Copy2D { .. } | Op::Set { .. } | Op::Set2D { .. } | Op::RecordEvent(..))
+        );
     MAY_DEFER.with(|c| c.set(defer));
 }
 
@@ -231,6 +237,7 @@ impl GpuDevice {
                     continue;
                 };
                 let module = self.jit_ptx(text, "the program's PTX")?;
+                self.attach_fault_cell(module)?;
                 let (mut grid, mut size) = (0u64, 0usize);
                 let has_grid = (self.drv.module_get_global)(&mut grid, &mut size, module, c"__cuprite_grid_state".as_ptr()) == 0;
                 for (sym, name) in &m.kernels {
@@ -301,7 +308,7 @@ impl GpuDevice {
             let mut spins = 0u32;
             loop {
                 match (self.drv.event_query)(event) {
-                    0 => return Ok(()),
+                    0 => return fault::take().map_or(Ok(()), Err),
                     CUDA_ERROR_NOT_READY => {
                         spins += 1;
                         if spins < 1000 {
@@ -448,6 +455,7 @@ impl Device for GpuDevice {
         self.current();
         let (stream, event) = self.lane()?;
         texture::before_launch(self)?;
+        fault::LAST_KERNEL.with(|k| l.kernel.name.clone_into(&mut k.borrow_mut()));
         let late = if self.functions.contains_key(&l.kernel.symbol) {
             None
         } else {

@@ -28,6 +28,8 @@ use std::sync::Mutex;
 /// A driver array kept in step with a runtime array.
 struct Mirror {
     array: CUarray,
+    /// Made by `cuArray3DCreate` (a mipmapped array's level belongs to that array).
+    owned: bool,
     /// The host texels as last uploaded or downloaded.
     snapshot: Vec<u8>,
     /// A surface object reaches it: kernels may write it.
@@ -44,6 +46,39 @@ struct State {
     mipmaps: HashMap<usize, usize>,
     /// Driver object handle → runtime object handle.
     handles: HashMap<u64, u64>,
+    /// Driver object handle → whether it is a surface, and the driver array or
+    /// mipmapped array it reads (none for linear and pitched memory).
+    objects: HashMap<u64, (bool, Option<Resource>)>,
+    /// Live driver objects per driver array or mipmapped array.
+    users: HashMap<usize, usize>,
+    /// Driver arrays whose runtime array was freed while objects still used them: they
+    /// go with the last such object.
+    orphans: HashMap<usize, Resource>,
+}
+
+/// A driver array or mipmapped array, by handle.
+#[derive(Clone, Copy)]
+enum Resource {
+    Array(usize),
+    Mipmapped(usize),
+}
+
+impl Resource {
+    fn handle(self) -> usize {
+        match self {
+            Resource::Array(h) | Resource::Mipmapped(h) => h,
+        }
+    }
+
+    fn destroy(self, g: &GpuDevice) {
+        g.current();
+        unsafe {
+            match self {
+                Resource::Array(h) => (g.drv.array_destroy)(h as CUarray),
+                Resource::Mipmapped(h) => (g.drv.mipmapped_array_destroy)(h as CUmipmappedArray),
+            };
+        }
+    }
 }
 
 // Driver handles are process-wide values, usable from any thread.
@@ -128,6 +163,7 @@ fn mirror(g: &GpuDevice, s: &mut State, p: *const Array, driver: Option<CUarray>
     }
     // The caller validated the handle (`texture::array::get`).
     let a = unsafe { &*p };
+    let owned = driver.is_none();
     let d = match driver {
         Some(d) => d,
         None => {
@@ -137,7 +173,7 @@ fn mirror(g: &GpuDevice, s: &mut State, p: *const Array, driver: Option<CUarray>
         }
     };
     transfer(g, a, d, true)?;
-    s.mirrors.insert(p as usize, Mirror { array: d, snapshot: host_bytes(a).to_vec(), writable, device_newer: false });
+    s.mirrors.insert(p as usize, Mirror { array: d, owned, snapshot: host_bytes(a).to_vec(), writable, device_newer: false });
     Ok(d)
 }
 
@@ -166,12 +202,20 @@ fn read<T: Copy>(r: &[u64; 16], byte: usize) -> T {
     unsafe { ((r.as_ptr() as *const u8).add(byte) as *const T).read_unaligned() }
 }
 
-/// The driver's resource descriptor for a runtime one, mirrors made as needed.
-fn resource(g: &GpuDevice, s: &mut State, r: &ResourceDesc, writable: bool) -> Result<ResDesc> {
+/// The driver's resource descriptor for a runtime one, mirrors made as needed, and the
+/// driver array it names.
+fn resource(g: &GpuDevice, s: &mut State, r: &ResourceDesc, writable: bool) -> Result<(ResDesc, Option<Resource>)> {
     let mut d = ResDesc { res_type: r.res_type, res: [0; 16], flags: r.flags };
+    let mut used = None;
     match r.res_type {
-        RES_ARRAY => d.res[0] = mirror(g, s, read::<*const Array>(&r.res, 0), None, writable)? as u64,
-        RES_MIPMAPPED => d.res[0] = mipmapped(g, s, read::<*const MipmappedArray>(&r.res, 0), writable)? as u64,
+        RES_ARRAY => {
+            d.res[0] = mirror(g, s, read::<*const Array>(&r.res, 0), None, writable)? as u64;
+            used = Some(Resource::Array(d.res[0] as usize));
+        }
+        RES_MIPMAPPED => {
+            d.res[0] = mipmapped(g, s, read::<*const MipmappedArray>(&r.res, 0), writable)? as u64;
+            used = Some(Resource::Mipmapped(d.res[0] as usize));
+        }
         // Runtime layout: devPtr, cudaChannelFormatDesc (20 bytes), then sizes from byte 32.
         RES_LINEAR | RES_PITCH2D => {
             let (f, n) = format_of(&read::<ChannelDesc>(&r.res, 8));
@@ -185,7 +229,56 @@ fn resource(g: &GpuDevice, s: &mut State, r: &ResourceDesc, writable: bool) -> R
         }
         _ => return Err(error::INVALID_VALUE),
     }
-    Ok(d)
+    Ok((d, used))
+}
+
+/// Records a new driver object over `used`.
+fn adopt(s: &mut State, h: u64, host: u64, surface: bool, used: Option<Resource>) {
+    s.handles.insert(h, host);
+    s.objects.insert(h, (surface, used));
+    if let Some(r) = used {
+        *s.users.entry(r.handle()).or_insert(0) += 1;
+    }
+}
+
+/// The runtime retired the texture or surface object `h` (the program's handle, the
+/// driver's on the GPU device): its driver object goes, and with it a driver array
+/// whose runtime array was freed before.
+pub fn destroy_object(h: u64) {
+    let Some(g) = super::active() else { return };
+    let mut guard = STATE.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(s) = guard.as_mut() else { return };
+    let Some((surface, used)) = s.objects.remove(&h) else { return };
+    s.handles.remove(&h);
+    g.current();
+    unsafe {
+        if surface {
+            (g.drv.surf_object_destroy)(h);
+        } else {
+            (g.drv.tex_object_destroy)(h);
+        }
+    }
+    if let Some(r) = used {
+        let n = s.users.entry(r.handle()).or_insert(1);
+        *n -= 1;
+        if *n == 0 {
+            s.users.remove(&r.handle());
+            if let Some(orphan) = s.orphans.remove(&r.handle()) {
+                orphan.destroy(g);
+            }
+        }
+    }
+}
+
+/// A runtime array or mipmapped array is going: its driver twin goes now, or with the
+/// last driver object that reads it.
+fn release(s: &mut State, r: Resource) {
+    let Some(g) = super::active() else { return };
+    if s.users.get(&r.handle()).copied().unwrap_or(0) == 0 {
+        r.destroy(g);
+    } else {
+        s.orphans.insert(r.handle(), r);
+    }
 }
 
 
@@ -203,11 +296,11 @@ fn texel_kind(r: &ResourceDesc) -> i32 {
 pub fn texture_object(g: &GpuDevice, res: &ResourceDesc, tex: &TextureDesc, host: u64) -> Result<u64> {
     g.current();
     with(|s| {
-        let r = resource(g, s, res, false)?;
+        let (r, used) = resource(g, s, res, false)?;
         let t = DrvTextureDesc::from_runtime(tex, texel_kind(res) != KIND_FLOAT);
         let mut h = 0u64;
         g.result(unsafe { (g.drv.tex_object_create)(&mut h, &r, &t, std::ptr::null()) })?;
-        s.handles.insert(h, host);
+        adopt(s, h, host, false, used);
         Ok(h)
     })
 }
@@ -216,10 +309,10 @@ pub fn texture_object(g: &GpuDevice, res: &ResourceDesc, tex: &TextureDesc, host
 pub fn surface_object(g: &GpuDevice, res: &ResourceDesc, host: u64) -> Result<u64> {
     g.current();
     with(|s| {
-        let r = resource(g, s, res, true)?;
+        let (r, used) = resource(g, s, res, true)?;
         let mut h = 0u64;
         g.result(unsafe { (g.drv.surf_object_create)(&mut h, &r) })?;
-        s.handles.insert(h, host);
+        adopt(s, h, host, true, used);
         Ok(h)
     })
 }
@@ -277,17 +370,23 @@ pub fn before_host_access(p: *const Array) {
     }
 }
 
-/// A runtime array is being freed: its mirror goes (the driver array stays allocated,
-/// since texture objects made over it may still be used).
+/// A runtime array is being freed: its mirror goes, and its driver array once no
+/// driver object reads it (a mipmapped array's level goes with that array).
 pub fn forget_array(p: *const Array) {
     if let Some(s) = STATE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
-        s.mirrors.remove(&(p as usize));
+        if let Some(m) = s.mirrors.remove(&(p as usize)) {
+            if m.owned {
+                release(s, Resource::Array(m.array as usize));
+            }
+        }
     }
 }
 
 /// A runtime mipmapped array is being freed (its levels go through [`forget_array`]).
 pub fn forget_mipmapped(p: *const MipmappedArray) {
     if let Some(s) = STATE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
-        s.mipmaps.remove(&(p as usize));
+        if let Some(h) = s.mipmaps.remove(&(p as usize)) {
+            release(s, Resource::Mipmapped(h));
+        }
     }
 }

@@ -17,8 +17,9 @@ pub const INVALID_TEXTURE: CudaError = 18;
 pub const INVALID_SURFACE: CudaError = 37;
 
 /// The handle device code passes for a texture reference that is not bound
-/// (`__CUPRITE_UNBOUND_TEXREF` in `include/cuprite/texture_fetch.h`; never an address).
-pub const UNBOUND_REFERENCE: u64 = 1;
+/// (`__CUPRITE_UNBOUND_TEXREF` in `include/cuprite/texture_fetch.h`; all ones, never an
+/// address nor a driver object handle, which on the GPU device count up from 1).
+pub const UNBOUND_REFERENCE: u64 = u64::MAX;
 
 /// Bits of `__cuprite_tex_fetch`'s kind: a level of detail, or two gradients, follow
 /// the result.
