@@ -119,22 +119,7 @@ fn plan_block(f: &Function, block: BlockId, side: BlockId, defs: &HashMap<ValueI
 /// Computes a value without touching memory, faulting or depending on anything but its
 /// operands (integer division included: it never traps on the GPU or here).
 fn is_pure(k: &InstKind) -> bool {
-    matches!(
-        k,
-        InstKind::Const(_)
-            | InstKind::Unary(..)
-            | InstKind::Binary(..)
-            | InstKind::Cast(_)
-            | InstKind::Bitcast(_)
-            | InstKind::Select(..)
-            | InstKind::LoadLocal(_)
-            | InstKind::GlobalAddr(_)
-            | InstKind::FieldAddr { .. }
-            | InstKind::PtrAdd { .. }
-            | InstKind::PtrDiff(..)
-            | InstKind::Special(_)
-            | InstKind::FuncAddr(_)
-    )
+    k.is_pure_value() || matches!(k, InstKind::LoadLocal(_) | InstKind::FuncAddr(_))
 }
 
 /// Structural equality of two values computed in the block and its side.

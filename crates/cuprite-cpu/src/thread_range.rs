@@ -44,20 +44,7 @@ pub fn thread_range(f: &Function, plan: &Plan, unit: &Unit) -> Option<ThreadRang
             }
             let pure = match &inst.kind {
                 InstKind::StoreLocal(l, _) => plan.remat.contains_key(l),
-                k => matches!(
-                    k,
-                    InstKind::Const(_)
-                        | InstKind::Unary(..)
-                        | InstKind::Binary(..)
-                        | InstKind::Cast(_)
-                        | InstKind::Bitcast(_)
-                        | InstKind::Select(..)
-                        | InstKind::LoadLocal(_)
-                        | InstKind::Special(_)
-                        | InstKind::GlobalAddr(_)
-                        | InstKind::PtrAdd { .. }
-                        | InstKind::FieldAddr { .. }
-                ) && !matches!(k, InstKind::Binary(BinaryOp::Div | BinaryOp::Rem, ..)),
+                k => (k.is_pure_value() || matches!(k, InstKind::LoadLocal(_))) && !matches!(k, InstKind::Binary(BinaryOp::Div | BinaryOp::Rem, ..)),
             };
             if !pure {
                 return None;

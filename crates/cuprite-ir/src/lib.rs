@@ -528,6 +528,29 @@ pub enum InstKind {
     Check(CheckOp),
 }
 
+impl InstKind {
+    /// A value computed from the operands alone: no memory read or written, no call, no
+    /// effect; safe to repeat, move or drop (integer division included: it never traps
+    /// on the GPU, and the back-ends give it a defined result). The passes that move or
+    /// duplicate code add what else they may take (locals they know are not written).
+    pub fn is_pure_value(&self) -> bool {
+        matches!(
+            self,
+            InstKind::Const(_)
+                | InstKind::Unary(..)
+                | InstKind::Binary(..)
+                | InstKind::Cast(_)
+                | InstKind::Bitcast(_)
+                | InstKind::Select(..)
+                | InstKind::GlobalAddr(_)
+                | InstKind::FieldAddr { .. }
+                | InstKind::PtrAdd { .. }
+                | InstKind::PtrDiff(..)
+                | InstKind::Special(_)
+        )
+    }
+}
+
 /// What the instrumentation pass asks the checker (see `instrument.rs`). Each reports
 /// with the instruction's `loc` and the running thread's coordinates.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -133,18 +133,8 @@ fn hoist_loop(f: &mut Function, lp: &Loop) {
             let ok = inst.result.is_some_and(|r| !is_aggregate(f.value_type(r)))
                 && inst_uses(&inst.kind).iter().all(|u| !variant[u.index()])
                 && match &inst.kind {
-                    InstKind::Const(_)
-                    | InstKind::Unary(..)
-                    | InstKind::Binary(..)
-                    | InstKind::Cast(_)
-                    | InstKind::Bitcast(_)
-                    | InstKind::Select(..)
-                    | InstKind::GlobalAddr(_)
-                    | InstKind::LocalAddr(_)
-                    | InstKind::FieldAddr { .. }
-                    | InstKind::PtrAdd { .. }
-                    | InstKind::PtrDiff(..)
-                    | InstKind::Special(_) => true,
+                    k if k.is_pure_value() => true,
+                    InstKind::LocalAddr(_) => true,
                     InstKind::CallBuiltin { builtin, args } => pure_builtin(f, builtin, args, inst.result),
                     InstKind::LoadLocal(l) => !w.locals[l.index()] && (!frame[l.index()] || !w.memory),
                     InstKind::Load { ptr, volatile: false } => {
