@@ -61,6 +61,8 @@ pub struct MemPool {
     /// Memory shared with other processes (a pool created with a shareable handle type,
     /// or imported from another process's handle): `mempool_ipc`.
     pub shared: Option<Arc<crate::mempool_ipc::Backing>>,
+    /// The same on the GPU device: a shareable driver pool (`gpu::mempool`).
+    pub gpu_shared: Option<Arc<crate::gpu::mempool::GpuPool>>,
 }
 
 impl MemPool {
@@ -68,7 +70,7 @@ impl MemPool {
         Self::with_backing(None)
     }
     fn with_backing(shared: Option<Arc<crate::mempool_ipc::Backing>>) -> Arc<MemPool> {
-        Arc::new(MemPool { st: Mutex::new(PoolState { reuse: [1, 1, 1], access: 3, ..Default::default() }), shared })
+        Arc::new(MemPool { st: Mutex::new(PoolState { reuse: [1, 1, 1], access: 3, ..Default::default() }), shared, gpu_shared: None })
     }
     pub fn lock(&self) -> std::sync::MutexGuard<'_, PoolState> {
         self.st.lock().unwrap_or_else(|p| p.into_inner())
@@ -110,6 +112,21 @@ pub fn create(shared: Option<Arc<crate::mempool_ipc::Backing>>) -> *mut c_void {
     h
 }
 
+/// A new pool over a shareable driver pool (the GPU device).
+pub fn create_on_gpu(g: crate::gpu::mempool::GpuPool) -> *mut c_void {
+    let p = Arc::new(MemPool { st: Mutex::new(PoolState { reuse: [1, 1, 1], access: 3, ..Default::default() }), shared: None, gpu_shared: Some(Arc::new(g)) });
+    let h = handle(&p);
+    pools().live.insert(h as usize, p);
+    h
+}
+
+impl MemPool {
+    /// Made from another process's handle: it allocates nothing itself.
+    pub fn imported(&self) -> bool {
+        self.shared.as_ref().is_some_and(|b| b.imported) || self.gpu_shared.as_ref().is_some_and(|g| g.imported)
+    }
+}
+
 pub fn resolve(h: *mut c_void) -> Result<Arc<MemPool>> {
     pools().live.get(&(h as usize)).cloned().ok_or(error::INVALID_VALUE)
 }
@@ -136,7 +153,7 @@ pub fn set_current(h: *mut c_void) -> Result<()> {
     let mut p = pools();
     // Imported pools allocate nothing, so they cannot be a device's pool.
     match p.live.get(&(h as usize)) {
-        Some(pool) if !pool.shared.as_ref().is_some_and(|b| b.imported) => {}
+        Some(pool) if !pool.imported() => {}
         _ => return Err(error::INVALID_VALUE),
     }
     p.current = h as usize;
@@ -145,9 +162,10 @@ pub fn set_current(h: *mut c_void) -> Result<()> {
 
 /// Allocates `size` bytes from `pool` now.
 pub fn alloc(pool: &Arc<MemPool>, size: usize) -> Result<*mut c_void> {
-    let p = match &pool.shared {
-        Some(b) => b.alloc(size)?,
-        None => ctx().device.alloc(size.max(1), Kind::Device)?,
+    let p = match (&pool.shared, &pool.gpu_shared, crate::gpu::active()) {
+        (Some(b), _, _) => b.alloc(size)?,
+        (None, Some(g), Some(dev)) => dev.pool_alloc(g, size)?,
+        _ => ctx().device.alloc(size.max(1), Kind::Device)?,
     };
     {
         let mut st = pool.lock();
@@ -229,7 +247,7 @@ pub fn free_now(p: *mut c_void) {
         return;
     }
     forget(p);
-    if crate::mempool_ipc::release(p) {
+    if crate::mempool_ipc::release(p) || crate::gpu::active().is_some_and(|g| g.pool_release(p)) {
         return;
     }
     let c = ctx();

@@ -52,7 +52,7 @@ pub extern "C" fn cudaFree(p: *mut c_void) -> CudaError {
             return Ok(());
         }
         crate::mempool::forget(p);
-        if crate::mempool_ipc::release(p) {
+        if crate::mempool_ipc::release(p) || crate::gpu::active().is_some_and(|g| g.pool_release(p)) {
             return Ok(());
         }
         c.device.free(p, &|k| matches!(k, Kind::Device | Kind::Managed))

@@ -100,10 +100,12 @@ pub extern "C" fn cudaMemPoolCreate(pool: *mut *mut c_void, props: *const PoolPr
             return Err(error::INVALID_VALUE);
         }
         crate::devices::check(p.loc_id)?;
-        let shared = match p.handle_types {
-            0 => None,
-            // POSIX file descriptors, on the CPU device (its memory is this machine's).
-            mempool_ipc::HANDLE_TYPE_POSIX_FD if crate::gpu::active().is_none() => Some(mempool_ipc::Backing::create()?),
+        let shared = match (p.handle_types, crate::gpu::active()) {
+            (0, _) => None,
+            // POSIX file descriptors: on the GPU device a driver pool of that handle
+            // type; on the CPU device a memfd (its memory is this machine's).
+            (mempool_ipc::HANDLE_TYPE_POSIX_FD, Some(g)) => return out(pool, mempool::create_on_gpu(g.pool_create(p.loc_id)?)),
+            (mempool_ipc::HANDLE_TYPE_POSIX_FD, None) => Some(mempool_ipc::Backing::create()?),
             _ => return Err(error::NOT_SUPPORTED),
         };
         out(pool, mempool::create(shared))
@@ -120,6 +122,9 @@ pub extern "C" fn cudaMemPoolExportToShareableHandle(handle: *mut c_void, pool: 
             return Err(error::INVALID_VALUE);
         }
         // A pool made without that handle type cannot be shared.
+        if let (Some(g), Some(dev)) = (&p.gpu_shared, crate::gpu::active()) {
+            return out(handle as *mut c_int, dev.pool_export_fd(g)?);
+        }
         let b = p.shared.as_ref().ok_or(error::INVALID_VALUE)?;
         out(handle as *mut c_int, b.export_fd()?)
     })
@@ -134,6 +139,9 @@ pub extern "C" fn cudaMemPoolImportFromShareableHandle(pool: *mut *mut c_void, h
             return Err(error::INVALID_VALUE);
         }
         ctx().check()?;
+        if let Some(dev) = crate::gpu::active() {
+            return out(pool, mempool::create_on_gpu(dev.pool_import(handle as usize as c_int)?));
+        }
         let b = mempool_ipc::Backing::import(handle as usize as c_int)?;
         out(pool, mempool::create(Some(b)))
     })
@@ -145,6 +153,10 @@ pub extern "C" fn cudaMemPoolExportPointer(data: *mut mempool_ipc::ExportData, p
         if data.is_null() {
             return Err(error::INVALID_VALUE);
         }
+        if let Some(dev) = crate::gpu::active() {
+            let bytes = dev.pool_export_pointer(ptr)?;
+            return out(data as *mut [u8; 64], bytes);
+        }
         out(data, mempool_ipc::export_pointer(ptr)?)
     })
 }
@@ -155,6 +167,9 @@ pub extern "C" fn cudaMemPoolImportPointer(ptr: *mut *mut c_void, pool: *mut c_v
         let p = mempool::resolve(pool)?;
         if ptr.is_null() || data.is_null() {
             return Err(error::INVALID_VALUE);
+        }
+        if let (Some(g), Some(dev)) = (&p.gpu_shared, crate::gpu::active()) {
+            return out(ptr, dev.pool_import_pointer(g, unsafe { &*(data as *const [u8; 64]) })?);
         }
         let b = p.shared.as_ref().ok_or(error::INVALID_VALUE)?;
         out(ptr, b.import_pointer(unsafe { &*data })?)

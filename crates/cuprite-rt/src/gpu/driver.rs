@@ -15,6 +15,22 @@ pub type CUstream = *mut c_void;
 pub type CUevent = *mut c_void;
 pub type CUarray = *mut c_void;
 pub type CUmipmappedArray = *mut c_void;
+pub type CUmemoryPool = *mut c_void;
+
+/// `CUmemPoolProps` (88 bytes): allocation type, handle types, location, and fields
+/// left zero here.
+#[repr(C)]
+pub struct MemPoolProps {
+    pub alloc_type: c_int,
+    pub handle_types: c_int,
+    pub location_type: c_int,
+    pub location_id: c_int,
+    pub win32_security_attributes: *mut c_void,
+    pub max_size: usize,
+    pub usage: u16,
+    pub reserved: [u8; 54],
+}
+const _: () = assert!(std::mem::size_of::<MemPoolProps>() == 88);
 
 /// `CUDA_ARRAY3D_DESCRIPTOR`.
 #[repr(C)]
@@ -168,6 +184,14 @@ driver_api! {
     surf_object_destroy = "cuSurfObjectDestroy": fn(u64) -> CUresult;
     array_destroy = "cuArrayDestroy": fn(CUarray) -> CUresult;
     mipmapped_array_destroy = "cuMipmappedArrayDestroy": fn(CUmipmappedArray) -> CUresult;
+    mem_pool_create = "cuMemPoolCreate": fn(*mut CUmemoryPool, *const MemPoolProps) -> CUresult;
+    mem_pool_destroy = "cuMemPoolDestroy": fn(CUmemoryPool) -> CUresult;
+    mem_alloc_from_pool_async = "cuMemAllocFromPoolAsync": fn(*mut CUdeviceptr, usize, CUmemoryPool, CUstream) -> CUresult;
+    mem_free_async = "cuMemFreeAsync": fn(CUdeviceptr, CUstream) -> CUresult;
+    mem_pool_export_to_shareable_handle = "cuMemPoolExportToShareableHandle": fn(*mut c_void, CUmemoryPool, c_int, u64) -> CUresult;
+    mem_pool_import_from_shareable_handle = "cuMemPoolImportFromShareableHandle": fn(*mut CUmemoryPool, *mut c_void, c_int, u64) -> CUresult;
+    mem_pool_export_pointer = "cuMemPoolExportPointer": fn(*mut [u8; 64], CUdeviceptr) -> CUresult;
+    mem_pool_import_pointer = "cuMemPoolImportPointer": fn(*mut CUdeviceptr, CUmemoryPool, *mut [u8; 64]) -> CUresult;
 }
 
 /// The library names tried, in order.

@@ -13,6 +13,7 @@
 pub mod driver;
 mod fault;
 mod ipc;
+pub mod mempool;
 pub mod timing;
 pub mod loaded_modules;
 pub mod ptx;
