@@ -67,10 +67,10 @@ pub struct MemPool {
 
 impl MemPool {
     fn new() -> Arc<MemPool> {
-        Self::with_backing(None)
+        Self::with_backing(None, None)
     }
-    fn with_backing(shared: Option<Arc<crate::mempool_ipc::Backing>>) -> Arc<MemPool> {
-        Arc::new(MemPool { st: Mutex::new(PoolState { reuse: [1, 1, 1], access: 3, ..Default::default() }), shared, gpu_shared: None })
+    fn with_backing(shared: Option<Arc<crate::mempool_ipc::Backing>>, gpu_shared: Option<Arc<crate::gpu::mempool::GpuPool>>) -> Arc<MemPool> {
+        Arc::new(MemPool { st: Mutex::new(PoolState { reuse: [1, 1, 1], access: 3, ..Default::default() }), shared, gpu_shared })
     }
     pub fn lock(&self) -> std::sync::MutexGuard<'_, PoolState> {
         self.st.lock().unwrap_or_else(|p| p.into_inner())
@@ -106,15 +106,15 @@ pub fn handle(p: &Arc<MemPool>) -> *mut c_void {
 
 /// A new pool; `shared`: its memory is shared with other processes.
 pub fn create(shared: Option<Arc<crate::mempool_ipc::Backing>>) -> *mut c_void {
-    let p = MemPool::with_backing(shared);
-    let h = handle(&p);
-    pools().live.insert(h as usize, p);
-    h
+    register(MemPool::with_backing(shared, None))
 }
 
 /// A new pool over a shareable driver pool (the GPU device).
 pub fn create_on_gpu(g: crate::gpu::mempool::GpuPool) -> *mut c_void {
-    let p = Arc::new(MemPool { st: Mutex::new(PoolState { reuse: [1, 1, 1], access: 3, ..Default::default() }), shared: None, gpu_shared: Some(Arc::new(g)) });
+    register(MemPool::with_backing(None, Some(Arc::new(g))))
+}
+
+fn register(p: Arc<MemPool>) -> *mut c_void {
     let h = handle(&p);
     pools().live.insert(h as usize, p);
     h

@@ -11,7 +11,7 @@
 //! (correctly rounded, `Lowerer::fma_to_odd`).
 
 use super::body::Lowerer;
-use super::LResult;
+use super::{lerr, LResult};
 use crate::isa::ScalarType;
 use crate::parse::{Inst, Operand, Stmt};
 use cuprite_ir::{BinaryOp as B, InstKind as IK, LocalId, MathFn, Type, UnaryOp};
@@ -148,6 +148,12 @@ pub(crate) fn plan(body: &[Stmt]) -> HashMap<usize, Role> {
     roles
 }
 
+/// What the plan promised for `i`; a broken promise is an error naming the instruction,
+/// not a panic.
+fn planned<T>(v: Option<T>, i: &Inst) -> LResult<T> {
+    v.map_or_else(|| lerr(i.loc, format!("internal error: the mul+add fusion plan does not hold at '{}'", i.opcode)), Ok)
+}
+
 impl Lowerer<'_> {
     pub(crate) fn fusion_role(&self, i: &Inst) -> Option<Role> {
         self.fusion.get(&key(i)).copied()
@@ -167,14 +173,14 @@ impl Lowerer<'_> {
 
     /// The deferred `mul`: keeps its operands for the consumer.
     pub(crate) fn fused_product(&mut self, i: &Inst) -> LResult<()> {
-        let t = half_type(i).expect("planned");
+        let t = planned(half_type(i), i)?;
         let wt = Self::word_type(t);
         let a = self.read_as(&i.operands[1], &wt, i.loc)?;
         let b = self.read_as(&i.operands[2], &wt, i.loc)?;
         let (la, lb) = (self.temp(wt.clone()), self.temp(wt));
         self.store_local(la, a);
         self.store_local(lb, b);
-        let d = dest(i).expect("planned").to_string();
+        let d = planned(dest(i), i)?.to_string();
         self.products.insert(d, Product { a: la, b: lb, negated: false });
         Ok(())
     }
@@ -183,17 +189,17 @@ impl Lowerer<'_> {
     pub(crate) fn fused_negate(&mut self, i: &Inst) -> LResult<()> {
         let src = match &i.operands[1] {
             Operand::Name(n, 0) => n.clone(),
-            _ => unreachable!("planned"),
+            _ => return planned(None, i),
         };
-        let mut p = self.products.remove(&src).expect("the product precedes its neg");
+        let mut p = planned(self.products.remove(&src), i)?;
         p.negated = !p.negated;
-        self.products.insert(dest(i).expect("planned").to_string(), p);
+        self.products.insert(planned(dest(i), i)?.to_string(), p);
         Ok(())
     }
 
     /// The consumer `add`/`sub`: `±a*b ± c` as one correctly rounded fma per lane.
     pub(crate) fn fused_consumer(&mut self, i: &Inst) -> LResult<()> {
-        let t = half_type(i).expect("planned");
+        let t = planned(half_type(i), i)?;
         let wt = Self::word_type(t);
         let name = |o: &Operand| match o {
             Operand::Name(n, 0) => Some(n.clone()),
@@ -201,8 +207,8 @@ impl Lowerer<'_> {
         };
         let (p, other, product_first) = match (name(&i.operands[1]).and_then(|n| self.products.get(&n).copied()), name(&i.operands[2])) {
             (Some(p), _) => (p, &i.operands[2], true),
-            (None, Some(n)) => (*self.products.get(&n).expect("planned"), &i.operands[1], false),
-            (None, None) => unreachable!("planned"),
+            (None, Some(n)) => (planned(self.products.get(&n).copied(), i)?, &i.operands[1], false),
+            (None, None) => return planned(None, i),
         };
         let sub = i.opcode == "sub";
         // a*b - c → fma(a, b, -c); c - a*b → fma(-a, b, c).

@@ -48,13 +48,19 @@ impl GpuDevice {
             *n == 1
         });
         if first {
-            let (mut base, mut size) = (0u64, 0usize);
-            if unsafe { (self.drv.mem_get_address_range)(&mut base, &mut size, p) } != 0 {
-                size = 1;
-            }
-            memory::track_foreign(p as usize, size, Kind::Device);
+            self.track_mapping(p);
         }
         Ok(p as *mut c_void)
+    }
+
+    /// Makes a mapping the driver opened at `p` (another process's memory) known to the
+    /// runtime as device memory, with the extent the driver gives it.
+    pub(super) fn track_mapping(&self, p: CUdeviceptr) {
+        let (mut base, mut size) = (0u64, 0usize);
+        if unsafe { (self.drv.mem_get_address_range)(&mut base, &mut size, p) } != 0 {
+            size = 1;
+        }
+        memory::track_foreign(p as usize, size, Kind::Device);
     }
 
     /// `cudaIpcCloseMemHandle`: one open of `ptr` fewer; the mapping goes with the last.

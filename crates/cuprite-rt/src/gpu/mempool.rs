@@ -32,7 +32,9 @@ fn allocations() -> MutexGuard<'static, HashMap<usize, bool>> {
 }
 
 impl GpuDevice {
-    /// The driver's work is done (a pool allocation or free is stream-ordered there).
+    /// The driver's work is done: a pool allocation or free is stream-ordered there, and
+    /// the runtime hands out and frees this memory at once (its own streams ordered it
+    /// already). A whole-context wait, acceptable for the rare shareable pool.
     fn settle(&self) -> Result<()> {
         self.result(unsafe { (self.drv.ctx_synchronize)() })
     }
@@ -101,11 +103,7 @@ impl GpuDevice {
         let mut bytes = *data;
         let mut p: CUdeviceptr = 0;
         self.result(unsafe { (self.drv.mem_pool_import_pointer)(&mut p, pool.handle as CUmemoryPool, &mut bytes) })?;
-        let (mut base, mut size) = (0u64, 0usize);
-        if unsafe { (self.drv.mem_get_address_range)(&mut base, &mut size, p) } != 0 {
-            size = 1;
-        }
-        memory::track_foreign(p as usize, size, Kind::Device);
+        self.track_mapping(p);
         allocations().insert(p as usize, false);
         Ok(p as *mut c_void)
     }
