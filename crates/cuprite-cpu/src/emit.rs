@@ -12,6 +12,7 @@ mod fission;
 mod grid_sync;
 mod rotate;
 mod shuffle;
+mod xor_run;
 
 const ABI_HEADER: &str = include_str!("../../cuprite-rt/csrc/cuprite_abi.h");
 const PRELUDE: &str = include_str!("prelude.h");
@@ -98,6 +99,9 @@ pub struct ModCx<'m> {
     /// Set when a copy of a block body used the bound on block indices of the fast copy
     /// (`wide_thread_index`): only then does the general copy differ from it.
     used_block_bound: std::cell::Cell<bool>,
+    /// The `a ^ b` pointer offsets of the unit being emitted that run by run
+    /// (`emit/xor_run.rs`).
+    xor_run: std::cell::Cell<Option<xor_run::XorRun>>,
 }
 
 fn err(msg: impl Into<String>, loc: Option<SrcLoc>) -> BackendError {
@@ -157,6 +161,7 @@ impl<'m> ModCx<'m> {
             bset,
             resources: Vec::new(),
             used_block_bound: std::cell::Cell::new(false),
+            xor_run: std::cell::Cell::new(None),
         }
     }
 
@@ -1828,6 +1833,17 @@ impl<'a, 'm> FnCx<'a, 'm> {
         if self.kernel.as_ref().and_then(|k| k.nonwrap).is_some_and(|n| n.contains(&v)) {
             if let Some(InstKind::Binary(BinaryOp::Sub, a, k)) = defs.get(&v) {
                 return self.v(*a).cast(CType::named("int64_t")).bin("-", self.v(*k).cast(CType::named("int64_t")));
+            }
+        }
+        if let Some(e) = self.xor_run_index(v, defs) {
+            return e;
+        }
+        // Unsigned `blockIdx.x * blockDim.x + threadIdx.x` in the fast copy: below 2^31,
+        // the same number in 64 bits (as for the `int` cast below).
+        if *self.vty(v) == Type::U32 && self.ver.is_empty() && matches!(defs.get(&v), Some(InstKind::Binary(BinaryOp::Add, ..))) {
+            if let Some(e) = self.wide_thread_index(v, defs, 0) {
+                self.mc.used_block_bound.set(true);
+                return e;
             }
         }
         if *self.vty(v) != Type::I32 || depth == 0 {

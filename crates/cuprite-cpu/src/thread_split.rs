@@ -138,7 +138,7 @@ pub fn split_thread_loops(body: Vec<Stmt>, simd: Option<String>, split: &Split) 
 }
 
 /// `body` with every label it defines, and every jump to one, suffixed.
-fn renamed(body: &[Stmt], suffix: &str) -> Vec<Stmt> {
+pub(crate) fn renamed(body: &[Stmt], suffix: &str) -> Vec<Stmt> {
     fn labels(s: &[Stmt], out: &mut Vec<String>) {
         for s in s {
             match s {

@@ -20,6 +20,8 @@
 
 mod helpers;
 mod ranges;
+mod spin;
+pub mod trace;
 
 use crate::abi::{self, BlockRun, Dim3, FaultInfo, KernelEntry, Launch};
 use helpers::Helpers;
@@ -54,6 +56,7 @@ pub struct Job {
     pub check_id: u64,
     /// Cooperative launches: every block's own state across grid phases.
     grid: Option<GridPhases>,
+    trace_id: std::sync::atomic::AtomicU32,
 }
 
 /// The per-block state of a cooperative launch, whose blocks may stop at grid barriers
@@ -134,6 +137,7 @@ impl Job {
             priority: PRIORITY.with(|c| c.get()),
             check_id: 0,
             grid: None,
+            trace_id: u32::MAX.into(),
         }
     }
 
@@ -285,6 +289,7 @@ pub fn pool() -> &'static Pool {
                 .stack_size(WORKER_STACK)
                 .spawn(move || worker_main(p, i));
         }
+        trace::init();
         p
     })
 }
@@ -350,6 +355,7 @@ fn worker_main(pool: &'static Pool, i: usize) {
     }
     let me = &pool.helpers[i];
     let _ = me.thread.set(std::thread::current());
+    trace::SLOT.with(|s| s.set(1 + i));
     loop {
         // Idle first, then look: a launching thread that published its wish for helpers
         // before this finds the bit set, or this sees its priority in `urgent` (both
@@ -363,6 +369,8 @@ fn worker_main(pool: &'static Pool, i: usize) {
             continue;
         }
         // Idle (or just handed a job): wait for the mailbox.
+        // Spinning first (`spin`): the next launch usually comes within microseconds.
+        spin::until(spin::limit(pool.workers), || !me.mailbox.load(Ordering::Relaxed).is_null());
         let job = loop {
             let p = me.mailbox.swap(std::ptr::null_mut(), Ordering::Acquire);
             if !p.is_null() {
@@ -370,6 +378,7 @@ fn worker_main(pool: &'static Pool, i: usize) {
             }
             std::thread::park();
         };
+        trace::mark(job.trace_id.load(Ordering::Relaxed), 0);
         for w in &me.wakes {
             let w = w.swap(usize::MAX, Ordering::Relaxed);
             if w != usize::MAX {
@@ -385,6 +394,7 @@ fn worker_main(pool: &'static Pool, i: usize) {
 /// wakes that thread.
 fn help(pool: &Pool, i: usize, job: &Job) {
     run_job_here(job, job.ranges.home_of_worker(i), Some(&pool.urgent));
+    trace::mark(job.trace_id.load(Ordering::Relaxed), 3);
     if job.helpers.finish() {
         if let Some(t) = job.launcher.get() {
             t.unpark();
@@ -465,7 +475,11 @@ fn run_job(job: &Job, home: usize, shared: &mut AlignedBuf, slots: &mut AlignedB
                 grid_dim: job.launch.grid_dim,
             });
         }
+        let tid = job.trace_id.load(Ordering::Relaxed);
+        trace::mark_first(tid, 1);
         let rc = unsafe { abi::cuprite_guarded_run(job.entry, &mut run) };
+        trace::mark(tid, 2);
+        trace::add(tid, 4, end - first);
         if let Some(g) = &job.grid {
             let r = if run.grid_resume == 0 { GRID_DONE } else { run.grid_resume };
             crate::sanitize::block_stopped(job.check_id, r == GRID_DONE);
@@ -553,8 +567,12 @@ impl Pool {
         if job.total_blocks == 0 {
             return;
         }
+        let tid = trace::begin();
+        job.trace_id.store(tid, Ordering::Relaxed);
+        trace::mark(tid, 0);
         let helpers = (job.ranges.len() - 1).min(self.workers.saturating_sub(1));
         let given = if helpers > 0 { self.hand_out(&job, helpers) } else { Vec::new() };
+        trace::mark(tid, 3);
         run_job_here(&job, 0, None);
         if helpers > 0 {
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -577,10 +595,12 @@ impl Pool {
             }
             // Woken by the last helper to finish (`help`); a wake-up left over from
             // elsewhere only makes it look again.
+            spin::until(spin::limit(self.workers), || job.helpers.running() == 0);
             while job.helpers.running() > 0 {
                 std::thread::park();
             }
         }
+        trace::mark(tid, 5);
     }
 
     /// Asks for `helpers` workers: idle ones get the job in their mailbox at once, the

@@ -317,6 +317,9 @@ impl<'m> ModCx<'m> {
                 }
             }
         }
+        // `a[i ^ j]` with `j` a uniform power of two: run by run (`xor_run.rs`).
+        let xr = self.xor_run_of(cx, plan, unit, simd && guard.is_none() && rot.is_none());
+        self.xor_run.set(xr);
         // The thread loop: varying code in program order, divergent regions as labelled C.
         let mut tb = vec![thread_index()];
         let slow = blocks.iter().any(|b| block_is_slow(f, *b, cx.kernel.as_ref().and_then(|k| k.plain_atomics)));
@@ -408,6 +411,7 @@ impl<'m> ModCx<'m> {
             tb.push(id(format!("__ng{g}")).assign_op("+", id(format!("__g{g}")).index(id("__t"))).stmt());
         }
         tb.push(Stmt::Label(format!("{ver}u{k}_end")));
+        self.xor_run.set(None);
         // Inside a guard: only the threads that entered its region do the work. Masks of
         // guards nested here are cleared first, for the threads that do not.
         if let Some(g) = uni.guard_of[unit.entry().index()] {
@@ -445,6 +449,7 @@ impl<'m> ModCx<'m> {
             match guard.and_then(|g| uni.guards[g].single_x) {
                 // Only the threads with `threadIdx.x == c` are inside: x runs over c alone.
                 Some(c) => out.push(thread_loop_at_x(tb, cx.v(c).cast(CType::named("uint32_t")))),
+                None if xr.is_some() => out.extend(cx.xor_run_loops(xr.as_ref().unwrap(), tb, pragma, k)),
                 None => match crate::thread_range::thread_range(f, plan, unit) {
                     // Only the threads below a uniform bound have work here.
                     Some(r) => {
