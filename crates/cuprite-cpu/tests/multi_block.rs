@@ -143,3 +143,37 @@ fn kernels_that_may_wait_for_another_block_run_one_block_at_a_time() {
         assert!(!c.contains("__blocks("), "{what}: the kernel runs several blocks together:\n{c}");
     }
 }
+
+#[test]
+fn the_multi_block_round_loop_is_vectorised() {
+    // The grid-stride round's thread loop inside the per-block loop of the multi-block
+    // function: GCC's report names a vectorised loop within it.
+    let m = lower(REDUCE);
+    let c = cuprite_cpu::emit_c(&m, &cuprite_cpu::EmitOptions { line_directives: false, source_name: "t.cu".into(), checks: false }).unwrap();
+    let lines: Vec<&str> = c.lines().collect();
+    let start = lines.iter().position(|l| l.contains("__blocks(cuprite_block_run *__run) {")).unwrap_or_else(|| panic!("no multi-block form:\n{c}"));
+    let end = (start..lines.len()).find(|&i| lines[i] == "}").unwrap();
+    let round = (start..end)
+        .find(|&i| lines[i].contains("#pragma omp simd reduction(+:__ng0)") && lines[i..end].iter().take(6).any(|l| l.contains("if (__g0[__t])")))
+        .unwrap_or_else(|| panic!("no masked round loop in the multi-block function:\n{c}"));
+    assert!(lines[start..round].iter().rev().take(20).any(|l| l.contains("for (uint32_t __sb = 0u; __sb < __kk; __sb++)")), "the round loop is not per block:\n{c}");
+    let dir = work_dir("multi_block_vec");
+    std::fs::write(dir.join("gen.c"), &c).unwrap();
+    let out = std::process::Command::new("cc")
+        .args(cuprite_cpu::c_compiler_flags(3))
+        .arg("-fopt-info-vec-optimized")
+        .arg("-I")
+        .arg(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cuprite-rt/csrc"))
+        .arg("-c")
+        .arg(dir.join("gen.c"))
+        .arg("-o")
+        .arg(dir.join("gen.o"))
+        .output()
+        .expect("cc");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stderr);
+    // Report lines are 1-based; `round` is the pragma's 0-based index, the loop follows.
+    let first = round + 2;
+    let vectorised = report.lines().filter(|l| l.contains("loop vectorized")).filter_map(|l| l.split(':').nth(1)?.parse::<usize>().ok()).any(|n| n >= first && n < first + 30);
+    assert!(vectorised, "GCC did not vectorise the round loop at line {first}:\n{report}");
+}
