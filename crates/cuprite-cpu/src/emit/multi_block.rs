@@ -121,7 +121,7 @@ fn multi_block_body(mut body: Vec<Stmt>, static_shared: u64, slot_bytes: u64) ->
     let Stmt::For { body: blk, .. } = body.remove(blk_at) else { unreachable!() };
     // The block's coordinates, then the fast copy (indices below 2^21, which the grid
     // check below guarantees) or the only one.
-    let mut rest: Vec<Stmt> = blk.into_iter().skip_while(|s| is_block_coords(s)).collect();
+    let mut rest: Vec<Stmt> = blk.into_iter().skip_while(is_block_coords).collect();
     if rest.last().is_some_and(|s| matches!(s, Stmt::Label(l) if l == "__block_done")) {
         rest.pop();
     }
