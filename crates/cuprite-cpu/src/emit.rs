@@ -10,6 +10,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod fission;
 mod grid_sync;
+mod multi_block;
 mod rotate;
 mod shuffle;
 mod xor_run;

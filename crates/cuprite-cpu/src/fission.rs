@@ -91,7 +91,12 @@ pub struct Plan {
 
 /// The fission plan of a kernel (after inlining), or why it does not apply.
 pub fn plan(f: &Function) -> Result<Plan, String> {
-    let uni = uniformity::analyse(f);
+    plan_for(f, None)
+}
+
+/// `plan` with `uniformity::analyse_for`'s `per_block` (the multi-block form).
+pub fn plan_for(f: &Function, per_block: Option<&HashSet<GlobalId>>) -> Result<Plan, String> {
+    let uni = uniformity::analyse_for(f, per_block);
     let dom = cuprite_ir::dom::Dominators::new(f);
     // Without barriers or collectives the general form is one thread loop already.
     // (Hoisting a barrier-free kernel's uniform loops out of its thread loop measured

@@ -807,4 +807,40 @@ __CU_INLINE uint32_t __cu_plain_dec_u32(uint32_t *p, uint32_t v) { uint32_t o = 
         F of = *p; if (o == c) *p = v; return of; }
 __CU_PLAIN_FLOAT(f32, float, uint32_t)
 __CU_PLAIN_FLOAT(f64, double, uint64_t)
+/* ---- the multi-block form (emit/multi_block.rs) ------------------------------------ */
+extern char *getenv(const char *);
+extern int posix_memalign(void **, size_t, size_t);
+extern void free(void *);
+/* How many consecutive blocks a worker runs together: CUPRITE_MULTI_BLOCKS (1 turns the
+ * form off; at most 64), else 4 (measured best on 16 cores, PERFORMANCE.md session 11). */
+__CU_HELPER uint32_t __cu_multi_blocks(void) {
+    static int k = 0;
+    int v = __atomic_load_n(&k, __ATOMIC_RELAXED);
+    if (v == 0) {
+        const char *e = getenv("CUPRITE_MULTI_BLOCKS");
+        v = 4;
+        if (e && *e) {
+            v = 0;
+            for (; *e >= '0' && *e <= '9' && v <= 64; e++) v = v * 10 + (*e - '0');
+            v = v < 1 ? 1 : v > 64 ? 64 : v;
+        }
+        __atomic_store_n(&k, v, __ATOMIC_RELAXED);
+    }
+    return (uint32_t)v;
+}
+/* The OS thread's scratch for a group of blocks' shared memory and slots, 64-byte
+ * aligned, grown as needed (NULL when no memory: the caller runs blocks one at a time).
+ * Kept for the thread's life, as the runtime keeps its per-worker buffers. */
+static __thread char *__cu_mscr_p;
+static __thread size_t __cu_mscr_n;
+__CU_HELPER char *__cu_multi_scratch(size_t n) {
+    if (__cu_mscr_n < n) {
+        void *p = NULL;
+        if (posix_memalign(&p, 64, n)) return NULL;
+        free(__cu_mscr_p);
+        __cu_mscr_p = (char *)p;
+        __cu_mscr_n = n;
+    }
+    return __cu_mscr_p;
+}
 /* ==== end of prelude ================================================================== */

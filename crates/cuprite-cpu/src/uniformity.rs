@@ -89,6 +89,14 @@ impl Uniformity {
 }
 
 pub fn analyse(f: &Function) -> Uniformity {
+    analyse_for(f, None)
+}
+
+/// `analyse` for the multi-block form (`emit/multi_block.rs`), where one thread loop's
+/// uniform code serves several consecutive blocks: with `per_block` (the module's shared
+/// variables), `blockIdx` and shared-memory addresses differ between those blocks, so
+/// they count as varying.
+pub fn analyse_for(f: &Function, per_block: Option<&std::collections::HashSet<GlobalId>>) -> Uniformity {
     // Grid-stride loops become loop guards when their bound and step turn out uniform;
     // a loop that fails is analysed again as divergent code.
     let ipdom = post_dominators(f);
@@ -100,7 +108,7 @@ pub fn analyse(f: &Function) -> Uniformity {
     let mut not_single: Vec<BlockId> = Vec::new();
     loop {
         let headers: Vec<BlockId> = loops.iter().map(|l| l.0).collect();
-        let u = analyse_with(f, &headers, &not_single);
+        let u = analyse_with(f, &headers, &not_single, per_block);
         let bad_single: Vec<BlockId> = u.guards.iter().filter(|g| g.single_x.is_some_and(|c| !u.value(c))).map(|g| g.owner).collect();
         if !bad_single.is_empty() {
             not_single.extend(bad_single);
@@ -122,7 +130,7 @@ pub fn analyse(f: &Function) -> Uniformity {
 
 /// The analysis with the grid-stride loops headed by `loop_headers` as loop guards, and
 /// no single-thread guard owned by a block of `not_single`.
-fn analyse_with(f: &Function, loop_headers: &[BlockId], not_single: &[BlockId]) -> Uniformity {
+fn analyse_with(f: &Function, loop_headers: &[BlockId], not_single: &[BlockId], per_block: Option<&std::collections::HashSet<GlobalId>>) -> Uniformity {
     let n = f.blocks.len();
     let ipdom = post_dominators(f);
     let dom = cuprite_ir::dom::Dominators::new(f);
@@ -167,7 +175,7 @@ fn analyse_with(f: &Function, loop_headers: &[BlockId], not_single: &[BlockId]) 
                 if let Some(r) = i.result {
                     let vary = match &i.kind {
                         InstKind::Load { ptr, volatile } => *volatile || !loads_ok || stored || u.varying_value[ptr.index()],
-                        k => inst_is_varying(k, &u),
+                        k => inst_is_varying(k, &u) || per_block.is_some_and(|sh| differs_per_block(k, sh)),
                     };
                     if !u.varying_value[r.index()] && vary {
                         u.varying_value[r.index()] = true;
@@ -335,6 +343,16 @@ fn single_thread(f: &Function, d: BlockId, cond: ValueId, enter_when: bool) -> O
         _ => return None,
     };
     matches!(f.value_type(c), Type::I32 | Type::U32).then_some(c)
+}
+
+/// Whether an instruction's result differs between the blocks of one multi-block thread
+/// loop: `blockIdx` and the address of a shared variable (each block has its own).
+fn differs_per_block(k: &InstKind, shared: &std::collections::HashSet<GlobalId>) -> bool {
+    match k {
+        InstKind::Special(SpecialReg::BlockIdx(_)) => true,
+        InstKind::GlobalAddr(g) => shared.contains(g),
+        _ => false,
+    }
 }
 
 /// Whether an instruction's result differs between threads, given what is known so far.

@@ -16,7 +16,7 @@ use crate::uniformity::is_scalar_inst;
 use super::shuffle::fast_shuffle;
 
 impl<'m> ModCx<'m> {
-    pub(super) fn emit_kernel_fissioned(&mut self, kid: FuncId, f: &Function, regions: &Regions, plan: &Plan, items: &mut Vec<Item>) -> KernelDesc {
+    pub(super) fn fissioned_kernel(&mut self, kid: FuncId, f: &Function, regions: &Regions, plan: &Plan, items: &mut Vec<Item>) -> KernelDesc {
         let (shared_off, static_shared) = self.shared_layout(f);
         let (slot_off, mut soff) = self.slot_layout(f, &plan.slots);
         // Operands and results of warp collectives: one `__cu_wslot` per thread.
