@@ -3,9 +3,10 @@
 //! loop entered with a constant that passes its test), leaves only from its header, and
 //! writes no memory that the load could read; the load's block must run on every
 //! iteration (it dominates the latch), so the load happens in the original program too
-//! and moving it cannot fault where the program did not. Arithmetic moves from those
-//! blocks too. Innermost loops go first, so what leaves an inner loop can leave the outer
-//! one as well.
+//! and moving it cannot fault where the program did not. A load of the header itself
+//! moves whenever the loop writes no memory: the header runs each time the preheader
+//! does. Arithmetic moves from those blocks too. Innermost loops go first, so what
+//! leaves an inner loop can leave the outer one as well.
 
 use super::loops::{address_taken, natural_loops, surely_entered, Loop};
 use cuprite_ir::dom::Dominators;
@@ -137,8 +138,11 @@ fn hoist_loop(f: &mut Function, lp: &Loop) {
                     InstKind::LocalAddr(_) => true,
                     InstKind::CallBuiltin { builtin, args } => pure_builtin(f, builtin, args, inst.result),
                     InstKind::LoadLocal(l) => !w.locals[l.index()] && (!frame[l.index()] || !w.memory),
+                    // A load of the header runs whenever the preheader does (it jumps
+                    // there), so it may move there whenever the loop writes no memory
+                    // (spmv's `e < row_start[r + 1]`).
                     InstKind::Load { ptr, volatile: false } => {
-                        loads_may_move
+                        (loads_may_move || (b == lp.header && !w.memory))
                             && match root_local(&defs, *ptr) {
                                 Some(l) => !w.locals[l.index()],
                                 None => !w.frame,
