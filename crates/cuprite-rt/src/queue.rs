@@ -82,10 +82,6 @@ impl Queue {
 
     /// Serves operations until the queue is closed and empty.
     fn serve(&self, exec: fn(Op)) {
-        // The last operation taken, and the last one left running on the GPU device
-        // (complete once the GPU has finished it: `settle`).
-        let mut taken = self.completed.load(Ordering::Acquire);
-        let mut deferred: Option<u64> = None;
         loop {
             let next = {
                 let mut st = self.lock();
@@ -94,18 +90,11 @@ impl Queue {
                         crate::gpu::before_op(&x.1, st.ops.front().map(|(_, o)| o));
                         break Some(x);
                     }
-                    if st.closed && deferred.is_none() {
+                    if st.closed {
                         break None;
                     }
                     drop(st);
-                    if let Some(seq) = deferred {
-                        if self.settle(taken) {
-                            deferred = None;
-                            self.complete(seq);
-                        }
-                        st = self.lock();
-                        continue;
-                    }
+                    let taken = self.completed.load(Ordering::Acquire);
                     spin_until(|| self.submitted.load(Ordering::Acquire) > taken);
                     st = self.lock();
                     if st.ops.is_empty() && !st.closed {
@@ -116,45 +105,17 @@ impl Queue {
                 }
             };
             let Some((seq, op)) = next else { return };
-            taken = seq;
             crate::workers::set_current_priority(self.priority.load(Ordering::Relaxed));
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exec(op)));
-            // A launch left running on the GPU device is complete when the next operation
-            // is, or when the GPU has finished it and no more work came.
+            // A launch left running on the GPU device is complete when the next operation is.
             if crate::gpu::after_op() {
-                deferred = Some(seq);
                 continue;
             }
-            deferred = None;
-            self.complete(seq);
-        }
-    }
-
-    /// With work left running on the GPU device: waits until the GPU has finished it
-    /// (true) or more work is submitted after operation `taken` (false).
-    fn settle(&self, taken: u64) -> bool {
-        let mut n = 0u32;
-        loop {
-            if self.submitted.load(Ordering::Acquire) > taken {
-                return false;
+            self.completed.store(seq, Ordering::SeqCst);
+            if self.waiters.load(Ordering::SeqCst) > 0 {
+                let _g = self.lock();
+                self.done.notify_all();
             }
-            if crate::gpu::pending_done() {
-                return true;
-            }
-            n += 1;
-            if n < 1000 {
-                std::thread::yield_now();
-            } else {
-                std::thread::sleep(Duration::from_micros(50));
-            }
-        }
-    }
-
-    fn complete(&self, seq: u64) {
-        self.completed.store(seq, Ordering::SeqCst);
-        if self.waiters.load(Ordering::SeqCst) > 0 {
-            let _g = self.lock();
-            self.done.notify_all();
         }
     }
 

@@ -6,10 +6,9 @@
 //! instances in those modules. Memory, copies and launches map onto the driver API in the
 //! primary context; the runtime's streams, events and error handling above the `Device`
 //! trait stay as they are (each stream's thread runs its operations in order on its own
-//! driver stream; a launch or memset returns once the driver has queued it, and counts
-//! complete when a later operation does or the idle server sees the GPU finish it; any
-//! other operation returns once the GPU has finished it, with the driver's error code,
-//! which CUDA numbers as the runtime does).
+//! driver stream; a launch that more queued GPU work follows returns once the driver has
+//! queued it, any other operation once the GPU has finished it, with the driver's error
+//! code, which CUDA numbers as the runtime does).
 
 pub mod driver;
 mod fault;
@@ -56,30 +55,29 @@ pub fn on_stream_thread() -> bool {
     ON_STREAM_THREAD.with(Cell::get)
 }
 
-/// Called by a stream's server before it runs `current`: a launch or memset returns as
-/// soon as the driver has queued it, as CUDA's do, so that the GPU runs a stream's work
-/// back to back (a host round trip per operation is what made kernel loops slow, and
-/// waiting for each launch left the GPU idle while the next one was handed over). The
-/// server counts such work complete when a later operation waits for the GPU, or when it
-/// runs out of work and `pending_done` says the GPU has finished (queue.rs).
-pub fn before_op(current: &Op, _next: Option<&Op>) {
+/// Called by a stream's server before it runs `current`, with the operation queued after
+/// it: lets a launch followed by more GPU work return without waiting, as CUDA's
+/// launches do (the host round trip per launch is what made kernel loops slow).
+pub fn before_op(current: &Op, next: Option<&Op>) {
     ON_STREAM_THREAD.with(|c| c.set(true));
-    let defer = active().is_some() && matches!(current, Op::Launch(_) | Op::Set { .. });
+    let defer = active().is_some()
+        && matches!(current, Op::Launch(_))
+        && matches!(
+            next,
+            Some(Op::Launch(_) | Op::Copy { .. } | Op::Copy2D { .. } | Op::Set { .. } | Op::Set2D { .. } | Op::RecordEvent(..))
+        );
     MAY_DEFER.with(|c| c.set(defer));
-    // What the driver stream does not order after the work left running (host functions,
-    // waits, frees, graphs) starts only once the GPU has finished it; events finish it
-    // themselves, right after their driver record (timing.rs).
-    let driver_ordered = matches!(
-        current,
-        Op::Launch(_) | Op::Copy { .. } | Op::Copy2D { .. } | Op::Set { .. } | Op::Set2D { .. } | Op::RecordEvent(..)
-    );
-    if !driver_ordered {
-        finish_pending();
-    }
 }
 
-/// Waits for the work this thread's driver stream holds, if any (errors become sticky).
-fn finish_pending() {
+/// Called by a stream's server after an operation: true when it was a launch still
+/// running on the GPU (the server then does not count it complete; the next operation's
+/// completion covers it). Otherwise what earlier launches left running is waited for
+/// here, so an operation counts complete only when the GPU finished everything before it.
+pub fn after_op() -> bool {
+    MAY_DEFER.with(|c| c.set(false));
+    if DEFERRED.with(|c| c.replace(false)) {
+        return true;
+    }
     if PENDING.with(Cell::get) {
         if let Some(g) = active() {
             g.current();
@@ -90,57 +88,7 @@ fn finish_pending() {
             }
         }
     }
-}
-
-/// Called by a stream's server after an operation: true when it was a launch or memset
-/// left running on the GPU (the server then does not count it complete yet). Otherwise
-/// what earlier ones left running is waited for here, so an operation counts complete
-/// only when the GPU finished everything before it.
-pub fn after_op() -> bool {
-    MAY_DEFER.with(|c| c.set(false));
-    if DEFERRED.with(|c| c.replace(false)) {
-        return true;
-    }
-    finish_pending();
     false
-}
-
-thread_local! {
-    /// Whether the lane's event is recorded behind the pending work (`pending_done`).
-    static PENDING_RECORDED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Called by a stream's server that has no more work while launches or memsets it left
-/// running are pending: whether the GPU has finished them (without blocking; a fault or
-/// driver error becomes the context's sticky error, as `after_op` makes it).
-pub fn pending_done() -> bool {
-    if !PENDING.with(Cell::get) {
-        return true;
-    }
-    let Some(g) = active() else { return true };
-    g.current();
-    let Ok((s, e)) = g.lane() else { return true };
-    unsafe {
-        if !PENDING_RECORDED.with(|c| c.replace(true)) {
-            if let r @ (i32::MIN..=-1 | 1..) = (g.drv.event_record)(e, s) {
-                PENDING.with(|c| c.set(false));
-                PENDING_RECORDED.with(|c| c.set(false));
-                crate::context::ctx().set_sticky(r);
-                return true;
-            }
-        }
-        let r = match (g.drv.event_query)(e) {
-            0 => fault::take(),
-            CUDA_ERROR_NOT_READY => return false,
-            err => Some(err),
-        };
-        PENDING.with(|c| c.set(false));
-        PENDING_RECORDED.with(|c| c.set(false));
-        if let Some(err) = r {
-            crate::context::ctx().set_sticky(err);
-        }
-        true
-    }
 }
 
 static ACTIVE: OnceLock<&'static GpuDevice> = OnceLock::new();
@@ -356,7 +304,6 @@ impl GpuDevice {
     /// flush points (`flush_printf`).
     fn finish(&self, stream: CUstream, event: CUevent) -> Result<()> {
         PENDING.with(|c| c.set(false));
-        PENDING_RECORDED.with(|c| c.set(false));
         unsafe {
             self.result((self.drv.event_record)(event, stream))?;
             let mut spins = 0u32;
@@ -502,11 +449,6 @@ impl Device for GpuDevice {
         self.current();
         let (s, e) = self.lane()?;
         self.result(unsafe { (self.drv.memset_d8_async)(dst as CUdeviceptr, value as u8, n, s) })?;
-        if MAY_DEFER.with(|c| c.replace(false)) {
-            DEFERRED.with(|c| c.set(true));
-            PENDING.with(|c| c.set(true));
-            return Ok(());
-        }
         self.finish(s, e)
     }
 
