@@ -50,18 +50,6 @@ pub struct Fx<'a> {
     pub shared32: Vec<Option<String>>,
     /// Per local: the shadow register of a local that only holds shared pointers.
     pub local32: Vec<Option<String>>,
-    /// Per value: whether it is the floating constant 1 (`1.0f / x` is `rcp.rn`).
-    pub float_one: Vec<bool>,
-}
-
-fn float_ones(f: &Function) -> Vec<bool> {
-    let mut one = vec![false; f.values.len()];
-    for i in f.blocks.iter().flat_map(|b| &b.insts) {
-        if let (Some(r), InstKind::Const(c)) = (i.result, &i.kind) {
-            one[r.index()] = matches!(c, cuprite_ir::Const::F32(x) if *x == 1.0) || matches!(c, cuprite_ir::Const::F64(x) if *x == 1.0);
-        }
-    }
-    one
 }
 
 pub fn is_kernel(f: &Function) -> bool {
@@ -137,7 +125,6 @@ pub fn emit(m: &Module, names: &Names, target: Target, index: usize, f: &Functio
         ptr_space: super::spaces::pointer_spaces(m, f),
         shared32: vec![None; f.values.len()],
         local32: Vec::new(),
-        float_one: float_ones(f),
     };
     fx.assign_homes();
     fx.plan_shared_locals();

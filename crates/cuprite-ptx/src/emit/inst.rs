@@ -330,12 +330,6 @@ impl<'a> Fx<'a> {
                 BinaryOp::Div => "div.rn",
                 _ => return Err(self.err(format!("binary {op:?} on {ty} is not supported by the PTX back-end"))),
             };
-            if op == BinaryOp::Div && self.float_one[a.index()] {
-                // 1/x correctly rounded is `rcp.rn`, as nvcc writes it (`div.rn` is a
-                // longer sequence in SASS).
-                self.emit(format!("rcp.rn.{suffix} {d}, {rb}"));
-                return Ok(());
-            }
             self.emit(format!("{name}.{suffix} {d}, {ra}, {rb}"));
             return Ok(());
         }
