@@ -46,6 +46,10 @@ pub struct Fx<'a> {
     pub loc: Option<SrcLoc>,
     /// Per value: the state space it certainly points into (`spaces.rs`).
     pub ptr_space: Vec<super::spaces::PtrSpace>,
+    /// Per value: its 32-bit shared-window address register, if it has one (`shared32.rs`).
+    pub shared32: Vec<Option<String>>,
+    /// Per local: the shadow register of a local that only holds shared pointers.
+    pub local32: Vec<Option<String>>,
 }
 
 pub fn is_kernel(f: &Function) -> bool {
@@ -119,14 +123,18 @@ pub fn emit(m: &Module, names: &Names, target: Target, index: usize, f: &Functio
         labels: 0,
         loc: f.loc,
         ptr_space: super::spaces::pointer_spaces(m, f),
+        shared32: vec![None; f.values.len()],
+        local32: Vec::new(),
     };
     fx.assign_homes();
+    fx.plan_shared_locals();
     fx.load_params()?;
     for (bi, b) in f.blocks.iter().enumerate() {
         let _ = writeln!(fx.body, "{}:", fx.block_label(BlockId(bi as u32)));
         for inst in &b.insts {
             fx.loc = inst.loc.or(fx.loc);
             fx.inst(inst)?;
+            fx.shadow_shared(inst)?;
         }
         fx.loc = b.term_loc.or(fx.loc);
         fx.terminator(&b.term)?;
@@ -344,6 +352,18 @@ impl<'a> Fx<'a> {
     /// `ld` of a scalar of type `ty` into register `d` (a `Bool` reads a byte).
     /// The state space and address to access memory through pointer value `ptr` (in
     /// register `reg`): `.global` when the pointer certainly addresses global memory.
+    /// `space_of` for an access of `size` bytes (0: a scalar) through `ptr`, with a
+    /// 32-bit window address for shared pointers (`shared32.rs`) where the copy is
+    /// unrolled (a copy loop steps its address in 64 bits).
+    pub fn access(&mut self, ptr: ValueId, reg: String, size: u64) -> Result<(&'static str, String), EmitError> {
+        if size <= 32 {
+            if let Some(a) = self.shared_access(ptr)? {
+                return Ok((".shared", a));
+            }
+        }
+        Ok(self.space_of(ptr, reg))
+    }
+
     pub fn space_of(&mut self, ptr: ValueId, reg: String) -> (&'static str, String) {
         let space = self.ptr_space.get(ptr.index()).copied().unwrap_or(super::spaces::PtrSpace::Generic);
         if let Some((suffix, cvta)) = space.suffix() {

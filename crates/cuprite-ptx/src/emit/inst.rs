@@ -108,11 +108,11 @@ impl<'a> Fx<'a> {
                     // Straight from the pointer's space into the value's frame slot.
                     let (size, align) = self.m.layout(&ty);
                     let off = self.def_aggregate_slot(v)?;
-                    let (space, addr) = self.space_of(*ptr, p);
+                    let (space, addr) = self.access(*ptr, p, size)?;
                     self.copy_mem(&Mem { space: ".local", base: "%SPL".into() }, off, &Mem { space, base: addr }, 0, size, align);
                 } else {
                     let d = self.v(v)?;
-                    let (space, addr) = self.space_of(*ptr, p);
+                    let (space, addr) = self.access(*ptr, p, 0)?;
                     self.load_scalar(&d, &ty, space, &addr, *volatile);
                 }
             }
@@ -122,10 +122,10 @@ impl<'a> Fx<'a> {
                 let ty = self.vty(*value).clone();
                 if is_aggregate(&ty) {
                     let (size, align) = self.m.layout(&ty);
-                    let (space, addr) = self.space_of(*ptr, p);
+                    let (space, addr) = self.access(*ptr, p, size)?;
                     self.copy_mem(&Mem { space, base: addr }, 0, &Self::generic(&s), 0, size, align);
                 } else {
-                    let (space, addr) = self.space_of(*ptr, p);
+                    let (space, addr) = self.access(*ptr, p, 0)?;
                     self.store_scalar(&ty, space, &addr, &s, *volatile);
                 }
             }

@@ -152,6 +152,29 @@ impl<'a> Fx<'a> {
                 let t = one!(Class::F32, "mul.rn.f32 {d}, {}, {}", a[0], f32_imm(k));
                 (one!(Class::F32, "ex2.approx.f32 {d}, {t}"), Type::F32)
             }
+            Expf => {
+                need(self, 1)?;
+                // CUDA's expf (2 ulp, as its guide documents), inline as nvcc writes it:
+                // e^x = 2^k * 2^r, k = n - 126 with n = floor(252 * sat(x*log2(e)/256 + 1/2))
+                // formed in the low bits of 1.5*2^23 + 1 + n (so 2^k is those bits shifted
+                // into the exponent field), r = x*log2(e) - k in two parts, 2^r by
+                // `ex2.approx` (|r| < 2 where the result is finite and not tiny).
+                // Saturation keeps k in [-126, 126]; overflow, underflow to 0 and NaN come
+                // from 2^r, subnormal results from the final product.
+                let x = &a[0];
+                let t = one!(Class::F32, "fma.rn.f32 {d}, {x}, 0f3BBB989D, 0f3F000000");
+                let s = one!(Class::F32, "cvt.sat.f32.f32 {d}, {t}");
+                let j = one!(Class::F32, "fma.rm.f32 {d}, {s}, 0f437C0000, 0f4B400001");
+                let k = one!(Class::F32, "add.rn.f32 {d}, {j}, 0fCB40007F");
+                let nk = one!(Class::F32, "neg.f32 {d}, {k}");
+                let hi = one!(Class::F32, "fma.rn.f32 {d}, {x}, 0f3FB8AA3B, {nk}");
+                let r = one!(Class::F32, "fma.rn.f32 {d}, {x}, 0f32A57060, {hi}");
+                let jb = one!(Class::B32, "mov.b32 {d}, {j}");
+                let sb = one!(Class::B32, "shl.b32 {d}, {jb}, 23");
+                let scale = one!(Class::F32, "mov.b32 {d}, {sb}");
+                let e = one!(Class::F32, "ex2.approx.ftz.f32 {d}, {r}");
+                (one!(Class::F32, "mul.rn.f32 {d}, {e}, {scale}"), Type::F32)
+            }
             FastLog2f => (one!(Class::F32, "lg2.approx.f32 {d}, {}", a[0]), Type::F32),
             FastLogf | FastLog10f => {
                 let k = if f == FastLogf { std::f32::consts::LN_2 } else { std::f32::consts::LOG10_2 };

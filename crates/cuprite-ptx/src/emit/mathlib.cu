@@ -1073,32 +1073,7 @@ __device__ long long __cuprite_ptx_lroundf(float x) { return __cuprite_pm_sat_ll
 
 // ---------------------------------------------------------------- single precision
 
-// e^x of a float, in double without the double routine's double-double steps: x is
-// exact in double, x = k ln2 + r with |r| <= ln2/2 (two-part ln2: r's error is below
-// 2^-60), e^r by its Taylor series to degree 10 (truncation below 2^-42 relative), then
-// 2^k exactly and one rounding to float: correctly rounded but for results within 2^-42
-// of a rounding boundary, and about a third of the double routine's work (softmax).
-__device__ float __cuprite_ptx_expf(float xf) {
-  if (xf != xf) return xf + xf;
-  if (xf > 89.0f) return __int_as_float(0x7f800000);
-  if (xf < -104.0f) return 0.0f;
-  double x = (double)xf;
-  double k = rint(x * 1.4426950408889634);
-  double r = fma(-k, 0.6931471805599453, x);
-  r = fma(-k, 2.3190468138462996e-17, r);
-  double p = 2.755731922398589e-07;            // 1/10!
-  p = fma(p, r, 2.7557319223985893e-06);       // 1/9!
-  p = fma(p, r, 2.48015873015873e-05);         // 1/8!
-  p = fma(p, r, 0.0001984126984126984);        // 1/7!
-  p = fma(p, r, 0.001388888888888889);         // 1/6!
-  p = fma(p, r, 0.008333333333333333);         // 1/5!
-  p = fma(p, r, 0.041666666666666664);         // 1/4!
-  p = fma(p, r, 0.16666666666666666);          // 1/3!
-  p = fma(p, r, 0.5);
-  p = fma(p * r, r, r);
-  // k is in [-151, 129]: 2^k is a normal double and the product is exact.
-  return (float)((1.0 + p) * __cuprite_pm_pow2i((int)k));
-}
+// expf is not here: the back-end writes it inline (emit/math.rs, CUDA's own sequence).
 __device__ float __cuprite_ptx_exp2f(float x) { return (float)__cuprite_ptx_exp2((double)x); }
 __device__ float __cuprite_ptx_exp10f(float x) { return (float)__cuprite_ptx_exp10((double)x); }
 __device__ float __cuprite_ptx_expm1f(float x) { return (float)__cuprite_ptx_expm1((double)x); }

@@ -19,6 +19,7 @@ mod inst;
 pub mod lint;
 mod math;
 pub mod mathlib;
+mod shared32;
 mod spaces;
 mod texture;
 pub mod types;

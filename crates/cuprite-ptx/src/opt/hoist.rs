@@ -3,9 +3,10 @@
 //! loop entered with a constant that passes its test), leaves only from its header, and
 //! writes no memory that the load could read; the load's block must run on every
 //! iteration (it dominates the latch), so the load happens in the original program too
-//! and moving it cannot fault where the program did not. Arithmetic moves from those
-//! blocks too. Innermost loops go first, so what leaves an inner loop can leave the outer
-//! one as well.
+//! and moving it cannot fault where the program did not. A load of the header itself
+//! moves whenever the loop writes no memory: the header runs each time the preheader
+//! does. Arithmetic moves from those blocks too. Innermost loops go first, so what
+//! leaves an inner loop can leave the outer one as well.
 
 use super::loops::{address_taken, natural_loops, surely_entered, Loop};
 use cuprite_ir::dom::Dominators;
@@ -125,11 +126,13 @@ fn hoist_loop(f: &mut Function, lp: &Loop) {
         b.insts.iter().filter_map(|i| i.result).for_each(|r| variant[r.index()] = true);
     }
     let order: Vec<usize> = dom.reverse_postorder().map(|b| b.index()).filter(|&b| lp.contains(b) && dom.dominates(BlockId(b as u32), latch)).collect();
-    let mut moved = Vec::new();
-    for b in order {
-        let mut keep = Vec::with_capacity(f.blocks[b].insts.len());
-        let insts = std::mem::take(&mut f.blocks[b].insts);
-        for inst in insts {
+    // First what may move, then what is worth it: loads and math calls with the
+    // arithmetic they need. Arithmetic alone stays (ptxas moves it as its registers
+    // allow; hoisted, sgemm's 32 unrolled tile addresses held 128 registers).
+    let mut movable: HashMap<ValueId, (usize, usize)> = HashMap::new();
+    let mut roots = Vec::new();
+    for &b in &order {
+        for (ii, inst) in f.blocks[b].insts.iter().enumerate() {
             let ok = inst.result.is_some_and(|r| !is_aggregate(f.value_type(r)))
                 && inst_uses(&inst.kind).iter().all(|u| !variant[u.index()])
                 && match &inst.kind {
@@ -137,8 +140,11 @@ fn hoist_loop(f: &mut Function, lp: &Loop) {
                     InstKind::LocalAddr(_) => true,
                     InstKind::CallBuiltin { builtin, args } => pure_builtin(f, builtin, args, inst.result),
                     InstKind::LoadLocal(l) => !w.locals[l.index()] && (!frame[l.index()] || !w.memory),
+                    // A load of the header runs whenever the preheader does (it jumps
+                    // there), so it may move there whenever the loop writes no memory
+                    // (spmv's `e < row_start[r + 1]`).
                     InstKind::Load { ptr, volatile: false } => {
-                        loads_may_move
+                        (loads_may_move || (b == lp.header && !w.memory))
                             && match root_local(&defs, *ptr) {
                                 Some(l) => !w.locals[l.index()],
                                 None => !w.frame,
@@ -147,12 +153,28 @@ fn hoist_loop(f: &mut Function, lp: &Loop) {
                     _ => false,
                 };
             if ok {
-                variant[inst.result.unwrap().index()] = false;
-                moved.push(inst);
-            } else {
-                keep.push(inst);
+                let r = inst.result.unwrap();
+                variant[r.index()] = false;
+                movable.insert(r, (b, ii));
+                if matches!(inst.kind, InstKind::Load { .. } | InstKind::CallBuiltin { .. }) {
+                    roots.push(r);
+                }
             }
         }
+    }
+    let mut chosen = std::collections::HashSet::new();
+    while let Some(r) = roots.pop() {
+        if !chosen.insert(r) {
+            continue;
+        }
+        let (b, ii) = movable[&r];
+        roots.extend(inst_uses(&f.blocks[b].insts[ii].kind).into_iter().filter(|u| movable.contains_key(u)));
+    }
+    let mut moved = Vec::new();
+    for b in order {
+        let insts = std::mem::take(&mut f.blocks[b].insts);
+        let (go, keep): (Vec<_>, Vec<_>) = insts.into_iter().partition(|i| i.result.is_some_and(|r| chosen.contains(&r)));
+        moved.extend(go);
         f.blocks[b].insts = keep;
     }
     f.blocks[lp.preheader].insts.extend(moved);

@@ -4,6 +4,8 @@
 //! works on a copy of the module and keeps the IR's invariants (the verifier checks its
 //! output in the tests).
 //!
+//! `sroa`: struct locals whose address does not escape become one scalar local per
+//! field (registers, not the `.local` frame).
 //! `loops`: natural loops and counted loops (a local stepped by a constant from a
 //! constant start, compared with a constant). `unroll`: innermost counted loops with few
 //! iterations and a short body become straight-line code with the counter a constant in
@@ -13,6 +15,7 @@
 
 mod hoist;
 mod loops;
+mod sroa;
 mod unroll;
 
 #[cfg(test)]
@@ -34,6 +37,7 @@ pub fn optimize(m: &Module) -> Module {
         if f.blocks.is_empty() {
             continue;
         }
+        sroa::scalarize_aggregate_locals(m, f);
         unroll::unroll_counted_loops(f);
         hoist::hoist_invariants(f);
     }

@@ -203,3 +203,94 @@ fn a_local_whose_address_a_call_in_the_loop_takes_is_reloaded_each_iteration() {
     let header = &o.functions[0].blocks[1];
     assert!(header.insts.iter().any(|i| matches!(i.kind, InstKind::LoadLocal(LocalId(0)))), "old is read in the loop");
 }
+
+/// `k(const f4 *p, f4 *out)`: `f4 q = *p; q.y = q.x + q.w; *out = q;` with `f4` a struct
+/// of four floats, and, when `escape`, `&q` passed to a call as well.
+fn struct_local_kernel(escape: bool) -> Module {
+    let f4 = Type::Struct(StructId(0));
+    let fields = ["x", "y", "z", "w"].iter().enumerate().map(|(i, n)| Field { name: n.to_string(), ty: Type::F32, offset: 4 * i as u64 });
+    let sd = StructDef { name: "f4".into(), is_union: false, fields: fields.collect(), size: 16, align: 16 };
+    let local = |name: &str, ty: Type| Local { name: name.into(), ty, align: None };
+    let f = Function {
+        name: "k".into(),
+        symbol: None,
+        kind: FunctionKind::Kernel { stub_symbol: "_Z1kPK2f4PS_".into(), max_threads: None, min_blocks: None },
+        inline: InlineHint::None,
+        params: vec![LocalId(0), LocalId(1)],
+        ret: Type::Void,
+        locals: vec![local("p", f4.clone().ptr_to()), local("out", f4.clone().ptr_to()), local("q", f4.clone())],
+        values: vec![],
+        blocks: vec![blk()],
+        loc: None,
+    };
+    let mut b = B { f };
+    let q = LocalId(2);
+    let p = b.val(0, f4.clone().ptr_to(), InstKind::LoadLocal(LocalId(0)));
+    let agg = b.val(0, f4.clone(), InstKind::Load { ptr: p, volatile: false });
+    b.put(0, InstKind::StoreLocal(q, agg));
+    let qa = b.val(0, f4.clone().ptr_to(), InstKind::LocalAddr(q));
+    let fx = b.val(0, Type::F32.ptr_to(), InstKind::FieldAddr { base: qa, strukt: StructId(0), field: 0 });
+    let fw = b.val(0, Type::F32.ptr_to(), InstKind::FieldAddr { base: qa, strukt: StructId(0), field: 3 });
+    let fy = b.val(0, Type::F32.ptr_to(), InstKind::FieldAddr { base: qa, strukt: StructId(0), field: 1 });
+    let x = b.val(0, Type::F32, InstKind::Load { ptr: fx, volatile: false });
+    let w = b.val(0, Type::F32, InstKind::Load { ptr: fw, volatile: false });
+    let s = b.val(0, Type::F32, InstKind::Binary(BinaryOp::Add, x, w));
+    b.put(0, InstKind::Store { ptr: fy, value: s, volatile: false });
+    if escape {
+        let qa2 = b.val(0, f4.clone().ptr_to(), InstKind::LocalAddr(q));
+        b.val(0, Type::Bool, InstKind::Call { func: FuncId(1), args: vec![qa2] });
+    }
+    let whole = b.val(0, f4.clone(), InstKind::LoadLocal(q));
+    let out = b.val(0, f4.clone().ptr_to(), InstKind::LoadLocal(LocalId(1)));
+    b.put(0, InstKind::Store { ptr: out, value: whole, volatile: false });
+    b.term(0, Terminator::Return(None));
+    let mut m = Module::default();
+    m.structs.push(sd);
+    m.functions.push(b.f);
+    let g = Function {
+        name: "g".into(),
+        symbol: Some("_Z1gP2f4".into()),
+        kind: FunctionKind::Device,
+        inline: InlineHint::None,
+        params: vec![LocalId(0)],
+        ret: Type::Bool,
+        locals: vec![local("q", f4.ptr_to())],
+        values: vec![],
+        blocks: vec![],
+        loc: None,
+    };
+    if escape {
+        m.functions.push(g);
+    }
+    m
+}
+
+fn names_local_2(f: &Function) -> bool {
+    f.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.kind, InstKind::LocalAddr(LocalId(2)) | InstKind::LoadLocal(LocalId(2)) | InstKind::StoreLocal(LocalId(2), _)))
+}
+
+#[test]
+fn a_struct_local_whose_address_stays_inside_becomes_scalars() {
+    let m = struct_local_kernel(false);
+    verify(&m).expect("verifies");
+    let o = optimize(&m);
+    verify(&o).unwrap_or_else(|e| panic!("{e:?}"));
+    let f = &o.functions[0];
+    assert!(!names_local_2(f), "q is gone: {f:?}");
+    // Four field loads through p, four field stores through out.
+    let insts: Vec<&InstKind> = f.blocks.iter().flat_map(|b| &b.insts).map(|i| &i.kind).collect();
+    assert_eq!(insts.iter().filter(|k| matches!(k, InstKind::Load { .. })).count(), 4);
+    assert_eq!(insts.iter().filter(|k| matches!(k, InstKind::Store { .. })).count(), 4);
+    // The back-end then touches no frame for it.
+    let ptx = crate::emit::emit_module(&o, crate::isa::Target { sm: 90, arch_specific: false }).unwrap();
+    assert!(!ptx.contains("ld.local") && !ptx.contains("st.local") && !ptx.contains(", %SP,"), "{ptx}");
+}
+
+#[test]
+fn a_struct_local_whose_address_escapes_stays() {
+    let m = struct_local_kernel(true);
+    verify(&m).expect("verifies");
+    let o = optimize(&m);
+    verify(&o).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(names_local_2(&o.functions[0]), "q stays a local in memory");
+}
