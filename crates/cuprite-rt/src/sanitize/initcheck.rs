@@ -32,8 +32,16 @@ fn shadows() -> MutexGuard<'static, BTreeMap<usize, Shadow>> {
 
 pub fn alloc(base: usize, size: usize, device: bool) {
     if device {
-        shadows().insert(base, Shadow { set: (0..size).map(|_| AtomicU8::new(0)).collect(), unset: size });
+        shadows().insert(base, Shadow { set: zeroed(size), unset: size });
     }
+}
+
+/// `n` zero bytes from the allocator's zeroed memory (untouched pages stay unmapped, as
+/// `vec![false; n]` left them before the shadow became atomic).
+fn zeroed(n: usize) -> Box<[AtomicU8]> {
+    let bytes = Box::into_raw(vec![0u8; n].into_boxed_slice());
+    // SAFETY: AtomicU8 has the size, alignment and bit validity of u8.
+    unsafe { Box::from_raw(bytes as *mut [AtomicU8]) }
 }
 
 pub fn free(base: usize) {
