@@ -1158,6 +1158,14 @@ impl<'m> ModCx<'m> {
             Some(id("__shared").bin("+", call("CUPRITE_DYNAMIC_SHARED_OFFSET", vec![lit(format!("{static_shared}u"))]))),
         ));
         body.push(Stmt::decl(CType::named("char").ptr().konst(), "__slots", Some(run().arrow("thread_slots"))));
+        if self.opts.checks {
+            // What the checker wants, read once per run (cuprite_abi.h, "checking mode"):
+            // the checks in thread loops test values the C compiler sees do not change.
+            let int = CType::named("int").konst();
+            body.push(Stmt::decl(int.clone(), "__san_skip", Some(id("__cuprite_san_skip_accesses"))));
+            body.push(Stmt::decl(int.clone(), "__san_values", Some(id("__cuprite_san_want_values"))));
+            body.push(Stmt::decl(int, "__san_events", Some(id("__cuprite_san_want_events"))));
+        }
         // Kernel arguments, read once per run.
         for (i, p) in f.params.iter().enumerate() {
             let t = self.ctype(&f.local(*p).ty);
@@ -1931,6 +1939,8 @@ impl<'a, 'm> FnCx<'a, 'm> {
             .unwrap_or_else(|| self.mc.opts.source_name.clone());
         let line = loc.map_or(0, |l| l.line);
         let site = [Expr::Str(symbol.into_bytes()), Expr::Str(file.into_bytes()), lit(format!("{line}u"))];
+        // Kernels pass what their prologue read; device functions read the globals.
+        let wanted = |local: &str, global: &str| id(if self.kernel.is_some() { local } else { global });
         let (name, mut args) = match op {
             CheckOp::Access { ptr, bytes, align, kind, site } => {
                 let code = match kind {
@@ -1941,17 +1951,17 @@ impl<'a, 'm> FnCx<'a, 'm> {
                     AccessKind::VolatileWrite => 4,
                 };
                 let p = self.v(*ptr).cast(CType::named("void").ptr());
-                ("__cuprite_san_check", vec![p, lit(format!("{bytes}u")), lit(format!("{align}u")), lit(format!("{code}")), lit(format!("{site}u"))])
+                ("__cuprite_san_check", vec![wanted("__san_skip", "__cuprite_san_skip_accesses"), p, lit(format!("{bytes}u")), lit(format!("{align}u")), lit(format!("{code}")), lit(format!("{site}u"))])
             }
-            CheckOp::Barrier => ("__cuprite_san_event_if_wanted", vec![lit("0")]),
-            CheckOp::WarpSync => ("__cuprite_san_event_if_wanted", vec![lit("1")]),
-            CheckOp::Exit => ("__cuprite_san_event_if_wanted", vec![lit("2")]),
-            CheckOp::Fence => ("__cuprite_san_event_if_wanted", vec![lit("3")]),
-            CheckOp::Branch { cond, site } => ("__cuprite_san_value_if_wanted", vec![lit("0"), self.v(*cond).bin("!=", lit("0")).cast(CType::named("uint32_t")), lit(format!("{site}u"))]),
+            CheckOp::Barrier => ("__cuprite_san_event_if_wanted", vec![wanted("__san_events", "__cuprite_san_want_events"), lit("0")]),
+            CheckOp::WarpSync => ("__cuprite_san_event_if_wanted", vec![wanted("__san_events", "__cuprite_san_want_events"), lit("1")]),
+            CheckOp::Exit => ("__cuprite_san_event_if_wanted", vec![wanted("__san_events", "__cuprite_san_want_events"), lit("2")]),
+            CheckOp::Fence => ("__cuprite_san_event_if_wanted", vec![wanted("__san_events", "__cuprite_san_want_events"), lit("3")]),
+            CheckOp::Branch { cond, site } => ("__cuprite_san_value_if_wanted", vec![wanted("__san_values", "__cuprite_san_want_values"), lit("0"), self.v(*cond).bin("!=", lit("0")).cast(CType::named("uint32_t")), lit(format!("{site}u"))]),
             // Event 1: a collective's mask; 3: `__syncwarp`'s (cuprite_abi.h).
             CheckOp::WarpMask { mask, site, orders_memory } => {
                 let event = if *orders_memory { "3" } else { "1" };
-                ("__cuprite_san_value_if_wanted", vec![lit(event), self.v(*mask).cast(CType::named("uint32_t")), lit(format!("{site}u"))])
+                ("__cuprite_san_value_if_wanted", vec![wanted("__san_values", "__cuprite_san_want_values"), lit(event), self.v(*mask).cast(CType::named("uint32_t")), lit(format!("{site}u"))])
             }
         };
         args.extend(site);

@@ -206,15 +206,27 @@ extern uint64_t __cuprite_san_epoch;
  * (__cuprite_san_launch), goes on without a call. A shadow made bumps the epoch. */
 extern __CUPRITE_SAN_TLS uintptr_t __cuprite_san_fast_read[12];
 extern __CUPRITE_SAN_TLS uint32_t __cuprite_san_launch;
+/* initcheck's shadow windows, {lo, hi, shadow} × 4: an allocation with bytes never set,
+ * and its shadow (a byte per byte, 1 once set). A write marks its bytes set, a read of
+ * bytes all set goes on, without a call; a read of a byte not set calls (the report). */
+extern __CUPRITE_SAN_TLS uintptr_t __cuprite_san_fast_init[12];
 /* Which events __cuprite_san_event is wanted for (bit `event`: racecheck wants barriers,
  * exits and fences, synccheck barriers and exits), and which
  * values __cuprite_san_value is wanted for: bit `event` (bit 0, branches: the profiler;
  * bit 1, collectives' masks: synccheck; bit 3, __syncwarp's: synccheck and racecheck),
  * so a tool pays only for what it reads. */
 extern int __cuprite_san_want_values, __cuprite_san_want_events;
-static inline __attribute__((always_inline)) void *__cuprite_san_check(void *ptr, uint32_t bytes, uint32_t align, int kind,
+/* Nonzero while accesses need no check at all (synccheck without the profiler: it looks
+ * at barriers and collectives only). Kernels read it, and the two above, once at entry
+ * and pass them to the checks below (`skip`, `want`): a thread loop then tests a value
+ * the C compiler knows does not change, and can make a copy of the loop without the
+ * checks (loop unswitching), which it may vectorise. Device functions pass the globals. */
+extern int __cuprite_san_skip_accesses;
+static inline __attribute__((always_inline)) void *__cuprite_san_check(int skip, void *ptr, uint32_t bytes, uint32_t align, int kind,
                                                                        uint32_t site, const char *symbol, const char *file,
                                                                        unsigned line, cuprite_dim3 thread, cuprite_dim3 block) {
+    if (skip)
+        return ptr;
     uintptr_t a = (uintptr_t)ptr;
     if (__builtin_expect((a & (align - 1)) == 0 && __cuprite_san_fast_epoch == __atomic_load_n(&__cuprite_san_epoch, __ATOMIC_RELAXED), 1)) {
         for (int i = 0; i < 8; i += 2)
@@ -234,20 +246,71 @@ static inline __attribute__((always_inline)) void *__cuprite_san_check(void *ptr
                         return ptr;
                     break;
                 }
+        for (int i = 0; i < 12; i += 3)
+            if (a >= __cuprite_san_fast_init[i] && a + bytes <= __cuprite_san_fast_init[i + 1]) {
+                unsigned char *set = (unsigned char *)__cuprite_san_fast_init[i + 2] + (a - __cuprite_san_fast_init[i]);
+                uint32_t b = 0;
+                if (kind == 0 || kind == 3) {
+                    while (b < bytes && __atomic_load_n(&set[b], __ATOMIC_RELAXED))
+                        b++;
+                    if (b == bytes)
+                        return ptr;
+                    break;
+                }
+                for (; b < bytes; b++)
+                    __atomic_store_n(&set[b], 1, __ATOMIC_RELAXED);
+                return ptr;
+            }
     }
     return __cuprite_san_access(ptr, bytes, align, kind, site, symbol, file, line, thread, block);
 }
-static inline __attribute__((always_inline)) void __cuprite_san_event_if_wanted(int event, const char *symbol, const char *file,
-                                                                                unsigned line, cuprite_dim3 thread,
-                                                                                cuprite_dim3 block) {
-    if (__builtin_expect(__cuprite_san_want_events & (1 << event), 1))
-        __cuprite_san_event(event, symbol, file, line, thread, block);
+/* synccheck's barrier counts for the block the calling worker last reported on
+ * (crates/cuprite-rt/src/sanitize/synccheck.rs publishes them after each call): a
+ * barrier that is the site other threads reached as this thread's next one, or an exit
+ * that changes nothing the runtime keeps (the thread passed as many barriers as any, and
+ * another thread already exited after no more), is counted here without a call. */
+struct __cuprite_san_barrier_site {
+    const char *symbol, *file;
+    uint32_t line, first;
+};
+struct __cuprite_san_sync_state {
+    uint32_t valid, bx, by, bz, bdx, bdy;
+    uint32_t nsites;      /* barriers some thread reached (sites[k-1]: the k-th's site) */
+    uint32_t most;        /* the most barriers any thread reached */
+    uint32_t fewest_exit; /* the fewest barriers a thread exited after (UINT32_MAX: none) */
+    uint32_t *passed;     /* barriers each thread passed, by linear index */
+    const struct __cuprite_san_barrier_site *sites;
+};
+extern __CUPRITE_SAN_TLS struct __cuprite_san_sync_state __cuprite_san_sync;
+static inline __attribute__((always_inline)) int __cuprite_san_sync_counted(int event, const char *symbol, const char *file,
+                                                                            unsigned line, cuprite_dim3 thread,
+                                                                            cuprite_dim3 block) {
+    struct __cuprite_san_sync_state *s = &__cuprite_san_sync;
+    if (!s->valid || s->bx != block.x || s->by != block.y || s->bz != block.z)
+        return 0;
+    uint32_t t = (thread.z * s->bdy + thread.y) * s->bdx + thread.x, n = s->passed[t];
+    if (event == 2)
+        return n >= s->most && s->fewest_exit <= n;
+    if (n >= s->nsites || n >= s->fewest_exit || s->sites[n].symbol != symbol || s->sites[n].file != file ||
+        s->sites[n].line != line)
+        return 0;
+    s->passed[t] = n + 1;
+    return 1;
 }
-static inline __attribute__((always_inline)) void __cuprite_san_value_if_wanted(int event, uint32_t value, uint32_t site,
-                                                                                const char *symbol, const char *file,
-                                                                                unsigned line, cuprite_dim3 thread,
-                                                                                cuprite_dim3 block) {
-    if (__builtin_expect(__cuprite_san_want_values & (1 << event), 0))
+static inline __attribute__((always_inline)) void __cuprite_san_event_if_wanted(int want, int event, const char *symbol,
+                                                                                const char *file, unsigned line,
+                                                                                cuprite_dim3 thread, cuprite_dim3 block) {
+    if (__builtin_expect(want & (1 << event), 1)) {
+        if ((event == 0 || event == 2) && __cuprite_san_sync_counted(event, symbol, file, line, thread, block))
+            return;
+        __cuprite_san_event(event, symbol, file, line, thread, block);
+    }
+}
+static inline __attribute__((always_inline)) void __cuprite_san_value_if_wanted(int want, int event, uint32_t value,
+                                                                                uint32_t site, const char *symbol,
+                                                                                const char *file, unsigned line,
+                                                                                cuprite_dim3 thread, cuprite_dim3 block) {
+    if (__builtin_expect(want & (1 << event), 0))
         __cuprite_san_value(event, value, site, symbol, file, line, thread, block);
 }
 

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#include "cuprite_abi.h" /* the fast paths' thread-locals and their layout */
 #include <time.h>
 #include <unistd.h>
 
@@ -529,20 +531,23 @@ void cuprite_register_atexit(void) { atexit(cuprite_atexit_trampoline); }
 
 __thread uintptr_t __cuprite_san_fast[8];
 __thread uintptr_t __cuprite_san_fast_read[12];
+__thread uintptr_t __cuprite_san_fast_init[12];
 __thread uint32_t __cuprite_san_launch;
 __thread uint64_t __cuprite_san_fast_epoch;
-static __thread unsigned cuprite_san_fast_next, cuprite_san_read_next;
+static __thread unsigned cuprite_san_fast_next, cuprite_san_read_next, cuprite_san_init_next;
 uint64_t __cuprite_san_epoch = 1;
 int __cuprite_san_want_values;
 int __cuprite_san_want_events = -1;
+int __cuprite_san_skip_accesses;
 
 /* Empties the calling thread's windows if the epoch moved on since they were made. */
 static void cuprite_san_windows_at(uint64_t now) {
     if (__cuprite_san_fast_epoch != now) {
         for (int i = 0; i < 8; i++) __cuprite_san_fast[i] = 0;
         for (int i = 0; i < 12; i++) __cuprite_san_fast_read[i] = 0;
+        for (int i = 0; i < 12; i++) __cuprite_san_fast_init[i] = 0;
         __cuprite_san_fast_epoch = now;
-        cuprite_san_fast_next = cuprite_san_read_next = 0;
+        cuprite_san_fast_next = cuprite_san_read_next = cuprite_san_init_next = 0;
     }
 }
 
@@ -569,13 +574,31 @@ void cuprite_san_set_read_window(uintptr_t lo, uintptr_t hi, uintptr_t shadow, u
     __cuprite_san_fast_read[3 * k + 2] = shadow;
 }
 
+/* Adds initcheck's shadow window [lo, hi) with its shadow bytes, as seen at epoch `seen`:
+ * nothing if the epoch moved on since (a free meanwhile). */
+void cuprite_san_set_init_window(uintptr_t lo, uintptr_t hi, uintptr_t shadow, uint64_t seen) {
+    uint64_t now = __atomic_load_n(&__cuprite_san_epoch, __ATOMIC_ACQUIRE);
+    if (now != seen) return;
+    cuprite_san_windows_at(now);
+    unsigned k = cuprite_san_init_next++ % 4;
+    __cuprite_san_fast_init[3 * k] = lo;
+    __cuprite_san_fast_init[3 * k + 1] = hi;
+    __cuprite_san_fast_init[3 * k + 2] = shadow;
+}
+
 /* The launch the calling worker runs blocks of (racecheck's read windows). */
 void cuprite_san_set_launch(uint32_t launch) { __cuprite_san_launch = launch; }
 
 /* An allocation went away, or racecheck made a shadow: every thread's windows are stale. */
 void cuprite_san_bump_epoch(void) { __atomic_add_fetch(&__cuprite_san_epoch, 1, __ATOMIC_ACQ_REL); }
 
+/* synccheck's counts for the block the calling worker last reported on (cuprite_abi.h). */
+__thread struct __cuprite_san_sync_state __cuprite_san_sync;
+struct __cuprite_san_sync_state *cuprite_san_sync_state(void) { return &__cuprite_san_sync; }
+
 /* Bit `event` of __cuprite_san_want_values: that kind of value is wanted (cuprite_abi.h). */
 void cuprite_san_want_values(int bits) { __atomic_or_fetch(&__cuprite_san_want_values, bits, __ATOMIC_RELAXED); }
+/* Whether checked code may skip its access checks (cuprite_abi.h). */
+void cuprite_san_skip_accesses(int skip) { __atomic_store_n(&__cuprite_san_skip_accesses, skip, __ATOMIC_RELAXED); }
 /* Bit `event` of __cuprite_san_want_events: that event is wanted (cuprite_abi.h). */
 void cuprite_san_want_events(int bits) { __cuprite_san_want_events = bits; }

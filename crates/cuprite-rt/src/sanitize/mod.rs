@@ -97,14 +97,20 @@ extern "C" {
     fn cuprite_san_epoch_now() -> u64;
     fn cuprite_san_set_read_window(lo: usize, hi: usize, shadow: usize, seen: u64);
     fn cuprite_san_set_launch(launch: u32);
+    fn cuprite_san_set_init_window(lo: usize, hi: usize, shadow: usize, seen: u64);
     fn cuprite_san_want_values(bits: i32);
     fn cuprite_san_want_events(on: i32);
+    fn cuprite_san_skip_accesses(skip: i32);
 }
 
 /// Checked code calls `__cuprite_san_value` for branches (the profiler's divergence)
 /// only when asked.
 pub fn want_branches() {
-    unsafe { cuprite_san_want_values(1 << 0) };
+    unsafe {
+        cuprite_san_want_values(1 << 0);
+        // The profiler counts every access.
+        cuprite_san_skip_accesses(0);
+    }
 }
 
 /// Checked code calls `__cuprite_san_value` for warp collectives' masks (event 1), and
@@ -131,6 +137,11 @@ fn start(c: &Config) {
         _ => 0,
     };
     unsafe { cuprite_san_want_events(events) };
+    // synccheck checks no access (`__cuprite_san_access` lets them all through): checked
+    // code skips the checks, unless the profiler counts the accesses.
+    if c.tool == Tool::Synccheck && !crate::profile::enabled() {
+        unsafe { cuprite_san_skip_accesses(1) };
+    }
     report::line("COMPUTE-SANITIZER");
     extern "C" fn at_exit() {
         finish();
@@ -255,6 +266,9 @@ pub fn enter_run(c: RunContext) {
         if tool_is(Tool::Racecheck) {
             unsafe { cuprite_san_set_launch(racecheck::enter_run(c.launch)) };
         }
+        if tool_is(Tool::Synccheck) {
+            synccheck::forget_block();
+        }
     }
 }
 
@@ -304,6 +318,7 @@ pub fn leave_run(launch: u64) {
         return;
     }
     if tool_is(Tool::Synccheck) {
+        synccheck::forget_block();
         synccheck::leave_run();
     }
     if crate::profile::counting() {
@@ -468,8 +483,16 @@ pub unsafe extern "C" fn __cuprite_san_access(
         Tool::Initcheck => {
             // An allocation initcheck does not shadow, or whose every byte is set, has
             // nothing left to find.
+            let seen = epoch_now();
             if initcheck::access(addr, bytes as usize, kind, &space, &at) {
                 skip_calls_within_space(&space, &run);
+            } else if let memcheck::Space::Global { base, .. } = space {
+                // Bytes left to find: checked code keeps the shadow itself.
+                if let Some((lo, hi, shadow)) = initcheck::shadow_window(base) {
+                    if !crate::profile::counting() {
+                        unsafe { cuprite_san_set_init_window(lo, hi, shadow, seen) };
+                    }
+                }
             }
         }
         Tool::Racecheck => racecheck::access(addr, bytes as usize, kind, volatile, &space, &at),

@@ -17,11 +17,43 @@ struct BlockState {
     /// Barriers each thread has passed.
     passed: Vec<u32>,
     /// The site of the k-th barrier, as the first thread to reach it saw it, and that thread.
-    sites: Vec<((usize, usize, u32), u32)>,
+    sites: Vec<BarrierSite>,
     /// The most barriers any thread reached, and the fewest any exited after.
     most_reached: u32,
     fewest_at_exit: Option<(u32, u32, Site)>,
     reported: bool,
+}
+
+/// A barrier's site (`cuprite_abi.h`'s `__cuprite_san_barrier_site`: the inlined count
+/// compares the symbol and file pointers and the line, as `Site::key` does).
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct BarrierSite {
+    symbol: usize,
+    file: usize,
+    line: u32,
+    first: u32,
+}
+
+/// `cuprite_abi.h`'s `__cuprite_san_sync_state`: what checked code reads to count a
+/// barrier or an exit without a call.
+#[repr(C)]
+struct SyncFast {
+    valid: u32,
+    bx: u32,
+    by: u32,
+    bz: u32,
+    bdx: u32,
+    bdy: u32,
+    nsites: u32,
+    most: u32,
+    fewest_exit: u32,
+    passed: *mut u32,
+    sites: *const BarrierSite,
+}
+
+extern "C" {
+    fn cuprite_san_sync_state() -> *mut SyncFast;
 }
 
 thread_local! {
@@ -36,8 +68,38 @@ fn with_block(at: &Thread, f: impl FnOnce(&mut BlockState)) {
             let n = at.run.block_dim.count() as usize;
             *b = Some(BlockState { key, passed: vec![0; n], sites: Vec::new(), most_reached: 0, fewest_at_exit: None, reported: false });
         }
-        f(b.as_mut().unwrap())
+        let s = b.as_mut().unwrap();
+        f(s);
+        publish(s, at);
     });
+}
+
+/// Lets checked code count this block's next barriers and exits itself while they
+/// change nothing but a thread's count (`__cuprite_san_sync_counted`): the pointers stay
+/// valid until the next call here, the only place that changes the block's state.
+fn publish(b: &mut BlockState, at: &Thread) {
+    // SAFETY: the calling thread's own thread-local, read only by checked code that this
+    // thread runs.
+    let fast = unsafe { &mut *cuprite_san_sync_state() };
+    *fast = SyncFast {
+        valid: 1,
+        bx: at.block.x,
+        by: at.block.y,
+        bz: at.block.z,
+        bdx: at.run.block_dim.x.max(1),
+        bdy: at.run.block_dim.y.max(1),
+        nsites: b.sites.len() as u32,
+        most: b.most_reached,
+        fewest_exit: b.fewest_at_exit.map_or(u32::MAX, |(_, n, _)| n),
+        passed: b.passed.as_mut_ptr(),
+        sites: b.sites.as_ptr(),
+    };
+}
+
+/// A worker starts or ends a run: its blocks' counts are not the next launch's.
+pub fn forget_block() {
+    // SAFETY: as in `publish`.
+    unsafe { (*cuprite_san_sync_state()).valid = 0 };
 }
 
 fn report(b: &mut BlockState, at: &Thread, detail: String) {
@@ -67,9 +129,10 @@ pub fn barrier(at: &Thread) {
         *p += 1;
         let k = *p;
         b.most_reached = b.most_reached.max(k);
-        let site = at.site.key();
+        let (symbol, file, at_line) = at.site.key();
         match b.sites.get(k as usize - 1) {
-            Some(&(s, first)) if s != site => {
+            Some(s) if (s.symbol, s.file, s.line) != (symbol, file, at_line) => {
+                let first = s.first;
                 // As compute-sanitizer: one report per thread at the other barrier, and
                 // the launch fails (the runtime ends a launch whose threads wait at
                 // different barriers).
@@ -83,7 +146,7 @@ pub fn barrier(at: &Thread) {
                 return;
             }
             Some(_) => {}
-            None => b.sites.push((site, t)),
+            None => b.sites.push(BarrierSite { symbol, file, line: at_line, first: t }),
         }
         if let Some((other, n, exit_site)) = b.fewest_at_exit {
             if n < k {
