@@ -101,9 +101,10 @@ fn is_special(f: &Function, defs: &HashMap<ValueId, (BlockId, usize, &InstKind)>
 }
 
 /// The value of the one store to local `l` in the whole function, when it precedes the
-/// load at instruction `ii` of block `b` in that block or lies in the entry block, and
-/// `l`'s address is never taken: then every load reads it.
+/// load at instruction `ii` of block `b` in that block or lies in the entry block (which
+/// no jump enters), and `l`'s address is never taken: then every load reads it.
 fn single_store(f: &Function, l: LocalId, b: BlockId, ii: usize) -> Option<ValueId> {
+    let entry_reentered = f.blocks.iter().any(|blk| blk.term.successors().contains(&BlockId(0)));
     let mut found = None;
     for (bi, blk) in f.blocks.iter().enumerate() {
         for (k, i) in blk.insts.iter().enumerate() {
@@ -112,7 +113,7 @@ fn single_store(f: &Function, l: LocalId, b: BlockId, ii: usize) -> Option<Value
                     if found.is_some() {
                         return None;
                     }
-                    let before = (bi == b.index() && k < ii) || bi == 0;
+                    let before = if bi == b.index() { k < ii } else { bi == 0 && !entry_reentered };
                     if !before {
                         return None;
                     }

@@ -55,6 +55,10 @@ impl<'m> ModCx<'m> {
         }
         for (g, o) in guard_off.iter().enumerate() {
             body.push(Stmt::decl(CType::named("uint32_t"), format!("__ng{g}"), Some(lit("0"))));
+            if plan.uni.guards[g].range_x.is_some() {
+                // A range guard's limit (`range_guard.rs`), set by its owner's unit.
+                body.push(Stmt::decl(CType::named("uint32_t"), format!("__rlim{g}"), Some(lit("0"))));
+            }
             body.push(Stmt::decl(
                 CType::named("uint8_t").ptr().konst(),
                 format!("__g{g}"),
@@ -470,7 +474,7 @@ impl<'m> ModCx<'m> {
         // A range guard's limit, for the thread loops of its region (dominated by this).
         for g in unit.steps.iter().filter_map(|s| s.guard_owner).filter(|_| ver.is_empty()) {
             if let Some(r) = uni.guards[g].range_x {
-                out.push(Stmt::decl(CType::named("uint32_t").konst(), format!("__rlim{g}"), Some(range_limit(cx.v(r.bound), &r))));
+                out.push(id(format!("__rlim{g}")).assign(range_limit(cx.v(r.bound), &r)).stmt());
             }
         }
         // The unit's uniform terminator.
