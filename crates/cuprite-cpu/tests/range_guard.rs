@@ -165,3 +165,40 @@ fn a_guard_without_a_loop_or_in_a_barrier_free_kernel_is_no_range() {
     let c = emit_c(&m, &EmitOptions::default()).unwrap();
     assert!(!c.contains("__rlim"), "{c}");
 }
+
+#[test]
+fn a_range_around_another_guard_stays_divergent_code_and_correct() {
+    // The single-thread guard inside would keep its mask uncleared for the threads the
+    // range skips: the range is dropped (and the inner guard is divergent code).
+    let m = lower(
+        "__global__ void nested(int *out, int n) {
+            __shared__ int s[1];
+            if (threadIdx.x == 0) s[0] = 3;
+            __syncthreads();
+            int p = blockIdx.x * blockDim.x + threadIdx.x;
+            if (p < n) {
+                int acc = 0;
+                for (int j = 0; j < 4; ++j) acc += s[0] + j;
+                if (threadIdx.x == 0) out[1000 + blockIdx.x] = acc;
+                out[p] = acc + p;
+            }
+        }",
+    );
+    let main = r#"
+        void __s0(void) __asm__("_Z6nestedPii"); void __s0(void) {}
+        int main(void) {
+            static int out[1100];
+            for (int i = 0; i < 1100; i++) out[i] = -1;
+            int *po = out, n = 70;
+            void *args[] = { &po, &n };
+            launch("_Z6nestedPii", d3(4, 1, 1), d3(32, 1, 1), 0, args);
+            int bad = 0;
+            for (int p = 0; p < 128; p++) if (out[p] != (p < n ? 18 + p : -1)) bad++;
+            for (int b = 0; b < 4; b++) if (out[1000 + b] != (b * 32 < n ? 18 : -1)) bad++;
+            printf("%d\n", bad);
+            return 0;
+        }"#;
+    let r = compile_and_run("range_guard_nested", &m, main);
+    assert_eq!(r.stdout, "0\n", "{}", r.c_source);
+    assert!(!r.c_source.contains("__rlim"), "{}", r.c_source);
+}
