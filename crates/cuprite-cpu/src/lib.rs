@@ -36,6 +36,7 @@ mod guarded_index;
 mod inline;
 mod lane_disjoint;
 mod lockstep;
+mod range_guard;
 mod simt;
 mod split;
 mod store_select;

@@ -56,7 +56,7 @@ pub fn loop_guard_shape(f: &Function, h: BlockId, ipdom: &[Option<BlockId>], dom
         return None;
     }
     let (bound, step) = induction(f, h, cond, &blocks)?;
-    Some((Guard { owner: h, entry, enter_when, join: Some(exit), blocks, looping: true, single_x: None }, bound, step))
+    Some((Guard { owner: h, entry, enter_when, join: Some(exit), blocks, looping: true, single_x: None, range_x: None }, bound, step))
 }
 
 /// `cond` compares a local `i` with `bound`, and the loop stores `i` once, with

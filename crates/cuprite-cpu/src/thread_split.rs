@@ -124,15 +124,15 @@ pub fn split_thread_loops(body: Vec<Stmt>, simd: Option<String>, split: &Split) 
     let mut n = 0;
     let mut ys = Vec::new();
     for (ylo, yhi) in ranges(&split.y) {
-        let mut xs = Vec::new();
         for (xlo, xhi) in ranges(&split.x) {
+            let mut xs = Vec::new();
             if let Some(p) = &simd {
                 xs.push(Stmt::Pragma(p.clone()));
             }
             xs.push(tloop("__tx", xlo, xhi, "__bdx", renamed(&body, &format!("_s{n}"))));
             n += 1;
+            ys.push(tloop("__ty", ylo, yhi, "__bdy", xs));
         }
-        ys.push(tloop("__ty", ylo, yhi, "__bdy", xs));
     }
     tloop("__tz", 0, None, "__bdz", ys)
 }

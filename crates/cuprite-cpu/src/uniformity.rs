@@ -62,6 +62,11 @@ pub struct Guard {
     /// its thread loops run `x = c` only, and the thread loop around it no longer holds a
     /// store to one fixed address, which the vectoriser refuses.
     pub single_x: Option<ValueId>,
+    /// A region only the threads with `blockIdx.x * blockDim.x + threadIdx.x < n` enter
+    /// (`if (p >= n) return;` before k-means' loops; `range_guard.rs`): a guard without
+    /// collectives, whose thread loops run `x` below a limit. Never nested in or around
+    /// another guard.
+    pub range_x: Option<crate::range_guard::RangeX>,
 }
 
 impl Uniformity {
@@ -109,7 +114,13 @@ pub fn analyse_for(f: &Function, per_block: Option<&std::collections::HashSet<Gl
     loop {
         let headers: Vec<BlockId> = loops.iter().map(|l| l.0).collect();
         let u = analyse_with(f, &headers, &not_single, per_block);
-        let bad_single: Vec<BlockId> = u.guards.iter().filter(|g| g.single_x.is_some_and(|c| !u.value(c))).map(|g| g.owner).collect();
+        let nests = |g: &Guard| u.guards.iter().any(|o| o.owner != g.owner && (o.blocks.iter().any(|b| g.blocks.contains(b)) || g.blocks.contains(&o.owner) || o.blocks.contains(&g.owner)));
+        let bad_single: Vec<BlockId> = u
+            .guards
+            .iter()
+            .filter(|g| g.single_x.is_some_and(|c| !u.value(c)) || g.range_x.is_some_and(|r| !u.value(r.bound) || nests(g)))
+            .map(|g| g.owner)
+            .collect();
         if !bad_single.is_empty() {
             not_single.extend(bad_single);
             continue;
@@ -302,7 +313,8 @@ fn guard_shape(f: &Function, d: BlockId, ipdom: &[Option<BlockId>], dom: &cuprit
         }
     }
     let single_x = if (has_collective && !only_lockstep) || !single_ok { None } else { single_thread(f, d, cond, enter_when) };
-    ((has_collective || single_x.is_some()) && !preds_outside).then_some(Guard { owner: d, entry, enter_when, join, blocks, looping: false, single_x })
+    let range_x = if has_collective || single_x.is_some() || !single_ok { None } else { crate::range_guard::range_x(f, d, cond, enter_when, &blocks) };
+    ((has_collective || single_x.is_some() || range_x.is_some()) && !preds_outside).then_some(Guard { owner: d, entry, enter_when, join, blocks, looping: false, single_x, range_x })
 }
 
 /// `c` when the threads that enter are those with `threadIdx.x == c`: `cond` is

@@ -55,6 +55,10 @@ impl<'m> ModCx<'m> {
         }
         for (g, o) in guard_off.iter().enumerate() {
             body.push(Stmt::decl(CType::named("uint32_t"), format!("__ng{g}"), Some(lit("0"))));
+            if plan.uni.guards[g].range_x.is_some() {
+                // A range guard's limit (`range_guard.rs`), set by its owner's unit.
+                body.push(Stmt::decl(CType::named("uint32_t"), format!("__rlim{g}"), Some(lit("0"))));
+            }
             body.push(Stmt::decl(
                 CType::named("uint8_t").ptr().konst(),
                 format!("__g{g}"),
@@ -281,6 +285,12 @@ impl<'m> ModCx<'m> {
         // Uniform code of every step, once per block. Under a guard, a uniform load runs
         // only if some thread entered the guarded region (it might fault otherwise).
         let guard = uni.guard_of[unit.entry().index()];
+        // A range guard's thread loops run `x` below its limit, unmasked (fast copy only:
+        // `range_guard.rs`; the general copy tests the mask).
+        let range = guard.filter(|g| ver.is_empty() && uni.guards[*g].range_x.is_some());
+        if range.is_some() {
+            self.used_block_bound.set(true);
+        }
         // A grid-stride loop's header run at the end of this unit's thread loop (`rotate.rs`).
         let rot = super::rotate::rotation(f, plan, unit, simd);
         for s in &unit.steps {
@@ -414,7 +424,7 @@ impl<'m> ModCx<'m> {
         self.xor_run.set(None);
         // Inside a guard: only the threads that entered its region do the work. Masks of
         // guards nested here are cleared first, for the threads that do not.
-        if let Some(g) = uni.guard_of[unit.entry().index()] {
+        if let Some(g) = uni.guard_of[unit.entry().index()].filter(|_| range.is_none()) {
             let mut guarded = vec![tb.remove(0)];
             for s in &unit.steps {
                 // A loop guard's header keeps its own mask: the threads still iterating.
@@ -449,6 +459,7 @@ impl<'m> ModCx<'m> {
             match guard.and_then(|g| uni.guards[g].single_x) {
                 // Only the threads with `threadIdx.x == c` are inside: x runs over c alone.
                 Some(c) => out.push(thread_loop_at_x(tb, cx.v(c).cast(CType::named("uint32_t")))),
+                None if range.is_some() => out.push(thread_loop_below(tb, pragma, &format!("__rlim{}", range.unwrap()))),
                 None if xr.is_some() => out.extend(cx.xor_run_loops(xr.as_ref().unwrap(), tb, pragma, k)),
                 None => match crate::thread_range::thread_range(f, plan, unit) {
                     // Only the threads below a uniform bound have work here.
@@ -463,6 +474,12 @@ impl<'m> ModCx<'m> {
                         None => out.push(thread_loop(tb, pragma)),
                     },
                 },
+            }
+        }
+        // A range guard's limit, for the thread loops of its region (dominated by this).
+        for g in unit.steps.iter().filter_map(|s| s.guard_owner).filter(|_| ver.is_empty()) {
+            if let Some(r) = uni.guards[g].range_x {
+                out.push(id(format!("__rlim{g}")).assign(range_limit(cx.v(r.bound), &r)).stmt());
             }
         }
         // The unit's uniform terminator.
@@ -645,6 +662,18 @@ fn x_limit(bound: Expr, signed: bool) -> Expr {
     } else {
         clamp
     }
+}
+
+/// The end of a range guard's thread loops: `n - blockIdx.x * mul`, clamped to
+/// `[0, blockDim.x]`, in 64 bits.
+fn range_limit(n: Expr, r: &crate::range_guard::RangeX) -> Expr {
+    let i64t = || CType::named("int64_t");
+    let n = if r.signed { n.cast(i64t()) } else { n.cast(CType::named("uint32_t")).cast(i64t()) };
+    let mul = match r.mul {
+        None => id("__bdx").cast(i64t()),
+        Some(k) => lit(format!("{k}")).cast(i64t()),
+    };
+    x_limit(n.bin("-", id("__bx").cast(i64t()).bin("*", mul)), true)
 }
 
 /// `thread_loop` with `x` running below `lim` only.
