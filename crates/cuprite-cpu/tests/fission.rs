@@ -5,21 +5,8 @@
 
 mod common;
 use common::*;
-use cuprite_cpu::{c_compiler_flags, emit_c, EmitOptions};
-use cuprite_front::diag::Severity;
+use cuprite_cpu::{emit_c, EmitOptions};
 use cuprite_ir::Module;
-use std::process::Command;
-
-fn lower(src: &str) -> Module {
-    let src = format!("# 1 \"test.cu\"\n{src}");
-    let p = cuprite_front::parse(&src);
-    let errors: Vec<_> = p.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
-    assert!(errors.is_empty(), "parse errors: {errors:#?}");
-    let checked = cuprite_sema::check(&p.tu, &cuprite_sema::SemaOptions::default()).unwrap_or_else(|e| panic!("{e:#?}"));
-    let m = checked.lower_with(&[], &p.source_map).unwrap_or_else(|e| panic!("{e:#?}")).module;
-    cuprite_ir::verify::verify(&m).unwrap_or_else(|e| panic!("invalid IR: {e:#?}"));
-    m
-}
 
 const SGEMM: &str = "
 __global__ void sgemm(const float *A, const float *B, float *C, int n) {
@@ -115,21 +102,7 @@ fn tiled_sgemm_thread_loops_are_innermost_and_vectorised() {
 /// Asserts that GCC's vectorisation report (the C flags of -O3) names a loop among lines
 /// `line .. line + len` of the C source.
 fn assert_vectorised(tag: &str, c: &str, line: usize, len: usize) {
-    let dir = work_dir(tag);
-    std::fs::write(dir.join("gen.c"), c).unwrap();
-    let out = Command::new("cc")
-        .args(c_compiler_flags(3))
-        .arg("-fopt-info-vec-optimized")
-        .arg("-I")
-        .arg(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cuprite-rt/csrc"))
-        .arg("-c")
-        .arg(dir.join("gen.c"))
-        .arg("-o")
-        .arg(dir.join("gen.o"))
-        .output()
-        .expect("cc");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report = String::from_utf8_lossy(&out.stderr);
+    let report = vectorisation_report(tag, c);
     let vectorised: Vec<usize> = report
         .lines()
         .filter(|l| l.contains("loop vectorized"))

@@ -7,19 +7,7 @@
 
 mod common;
 use common::*;
-use cuprite_front::diag::Severity;
 use cuprite_ir::Module;
-
-fn lower(src: &str) -> Module {
-    let src = format!("# 1 \"test.cu\"\n{src}");
-    let p = cuprite_front::parse(&src);
-    let errors: Vec<_> = p.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
-    assert!(errors.is_empty(), "parse errors: {errors:#?}");
-    let checked = cuprite_sema::check(&p.tu, &cuprite_sema::SemaOptions::default()).unwrap_or_else(|e| panic!("{e:#?}"));
-    let m = checked.lower_with(&[], &p.source_map).unwrap_or_else(|e| panic!("{e:#?}")).module;
-    cuprite_ir::verify::verify(&m).unwrap_or_else(|e| panic!("invalid IR: {e:#?}"));
-    m
-}
 
 const LAUNCH0: &str = "#define LAUNCH0(g, b, dyn, args) launch(g_mod->kernels[0].symbol, g, b, dyn, args)\n";
 
@@ -157,21 +145,7 @@ fn the_multi_block_round_loop_is_vectorised() {
         .find(|&i| lines[i].contains("#pragma omp simd reduction(+:__ng0)") && lines[i..end].iter().take(6).any(|l| l.contains("if (__g0[__t])")))
         .unwrap_or_else(|| panic!("no masked round loop in the multi-block function:\n{c}"));
     assert!(lines[start..round].iter().rev().take(20).any(|l| l.contains("for (uint32_t __sb = 0u; __sb < __kk; __sb++)")), "the round loop is not per block:\n{c}");
-    let dir = work_dir("multi_block_vec");
-    std::fs::write(dir.join("gen.c"), &c).unwrap();
-    let out = std::process::Command::new("cc")
-        .args(cuprite_cpu::c_compiler_flags(3))
-        .arg("-fopt-info-vec-optimized")
-        .arg("-I")
-        .arg(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cuprite-rt/csrc"))
-        .arg("-c")
-        .arg(dir.join("gen.c"))
-        .arg("-o")
-        .arg(dir.join("gen.o"))
-        .output()
-        .expect("cc");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report = String::from_utf8_lossy(&out.stderr);
+    let report = vectorisation_report("multi_block_vec", &c);
     // Report lines are 1-based; `round` is the pragma's 0-based index, the loop follows.
     let first = round + 2;
     let vectorised = report.lines().filter(|l| l.contains("loop vectorized")).filter_map(|l| l.split(':').nth(1)?.parse::<usize>().ok()).any(|n| n >= first && n < first + 30);

@@ -6,21 +6,7 @@
 
 mod common;
 use common::*;
-use cuprite_cpu::{c_compiler_flags, emit_c, EmitOptions};
-use cuprite_front::diag::Severity;
-use cuprite_ir::Module;
-use std::process::Command;
-
-fn lower(src: &str) -> Module {
-    let src = format!("# 1 \"test.cu\"\n{src}");
-    let p = cuprite_front::parse(&src);
-    let errors: Vec<_> = p.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
-    assert!(errors.is_empty(), "parse errors: {errors:#?}");
-    let checked = cuprite_sema::check(&p.tu, &cuprite_sema::SemaOptions::default()).unwrap_or_else(|e| panic!("{e:#?}"));
-    let m = checked.lower_with(&[], &p.source_map).unwrap_or_else(|e| panic!("{e:#?}")).module;
-    cuprite_ir::verify::verify(&m).unwrap_or_else(|e| panic!("invalid IR: {e:#?}"));
-    m
-}
+use cuprite_cpu::{emit_c, EmitOptions};
 
 /// k-means' assignment step: nearest of `K` centroids (in shared memory) per point.
 const ASSIGN: &str = "
@@ -123,21 +109,7 @@ fn the_range_guarded_distance_loop_is_vectorised() {
     let line = (0..lines.len())
         .find(|&i| lines[i].contains("for (uint32_t __tx = 0; __tx < __rlim") && lines[i..i + 14].iter().any(|l| l.contains("fmaf(")))
         .unwrap_or_else(|| panic!("no range-guarded distance loop:\n{c}"));
-    let dir = work_dir("range_guard_vec");
-    std::fs::write(dir.join("gen.c"), &c).unwrap();
-    let out = Command::new("cc")
-        .args(c_compiler_flags(3))
-        .arg("-fopt-info-vec-optimized")
-        .arg("-I")
-        .arg(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cuprite-rt/csrc"))
-        .arg("-c")
-        .arg(dir.join("gen.c"))
-        .arg("-o")
-        .arg(dir.join("gen.o"))
-        .output()
-        .expect("cc");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report = String::from_utf8_lossy(&out.stderr);
+    let report = vectorisation_report("range_guard_vec", &c);
     let hit = report.lines().filter(|l| l.contains("loop vectorized")).filter_map(|l| l.split(':').nth(1)?.parse::<usize>().ok()).any(|v| v > line && v <= line + 14);
     assert!(hit, "GCC did not vectorise the loop at line {}:\n{report}", line + 1);
 }

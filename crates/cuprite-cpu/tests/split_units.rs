@@ -6,20 +6,8 @@
 mod common;
 use common::*;
 use cuprite_cpu::{c_compiler_flags, emit_c, emit_units, EmitOptions};
-use cuprite_front::diag::Severity;
 use cuprite_ir::Module;
 use std::process::Command;
-
-fn lower(src: &str) -> Module {
-    let src = format!("# 1 \"test.cu\"\n{src}");
-    let p = cuprite_front::parse(&src);
-    let errors: Vec<_> = p.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
-    assert!(errors.is_empty(), "parse errors: {errors:#?}");
-    let checked = cuprite_sema::check(&p.tu, &cuprite_sema::SemaOptions::default()).unwrap_or_else(|e| panic!("{e:#?}"));
-    let m = checked.lower_with(&[], &p.source_map).unwrap_or_else(|e| panic!("{e:#?}")).module;
-    cuprite_ir::verify::verify(&m).unwrap_or_else(|e| panic!("invalid IR: {e:#?}"));
-    m
-}
 
 fn opts() -> EmitOptions {
     EmitOptions { line_directives: false, source_name: "units.cu".into(), checks: false }

@@ -4,10 +4,9 @@
 
 mod common;
 use common::*;
-use cuprite_cpu::{c_compiler_flags, emit_c, EmitOptions};
+use cuprite_cpu::{emit_c, EmitOptions};
 use cuprite_front::diag::Severity;
 use cuprite_ir::Module;
-use std::process::Command;
 
 fn lower(src: &str) -> Module {
     let src = format!("# 1 \"test.cu\"\n{src}");
@@ -43,21 +42,7 @@ fn a_thread_loop_of_nearest_point_fetches_is_vectorised() {
     let lines: Vec<&str> = c.lines().collect();
     let simd: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].trim() == "#pragma omp simd").collect();
     assert!(!simd.is_empty(), "no thread loop:\n{c}");
-    let dir = work_dir("texture_vec");
-    std::fs::write(dir.join("gen.c"), &c).unwrap();
-    let out = Command::new("cc")
-        .args(c_compiler_flags(3))
-        .arg("-fopt-info-vec-optimized")
-        .arg("-I")
-        .arg(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cuprite-rt/csrc"))
-        .arg("-c")
-        .arg(dir.join("gen.c"))
-        .arg("-o")
-        .arg(dir.join("gen.o"))
-        .output()
-        .expect("cc");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report = String::from_utf8_lossy(&out.stderr);
+    let report = vectorisation_report("texture_vec", &c);
     let vectorised: Vec<usize> = report
         .lines()
         .filter(|l| l.contains("loop vectorized"))

@@ -3,21 +3,8 @@
 
 mod common;
 use common::*;
-use cuprite_cpu::{c_compiler_flags, emit_c, EmitOptions};
-use cuprite_front::diag::Severity;
+use cuprite_cpu::{emit_c, EmitOptions};
 use cuprite_ir::Module;
-use std::process::Command;
-
-fn lower(src: &str) -> Module {
-    let src = format!("# 1 \"test.cu\"\n{src}");
-    let p = cuprite_front::parse(&src);
-    let errors: Vec<_> = p.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
-    assert!(errors.is_empty(), "parse errors: {errors:#?}");
-    let checked = cuprite_sema::check(&p.tu, &cuprite_sema::SemaOptions::default()).unwrap_or_else(|e| panic!("{e:#?}"));
-    let m = checked.lower_with(&[], &p.source_map).unwrap_or_else(|e| panic!("{e:#?}")).module;
-    cuprite_ir::verify::verify(&m).unwrap_or_else(|e| panic!("invalid IR: {e:#?}"));
-    m
-}
 
 fn run(tag: &str, m: &Module, main: &str) -> RunResult {
     let (_, k) = m.kernels().next().expect("a kernel");
@@ -111,21 +98,7 @@ fn the_run_loop_of_a_bitonic_stage_is_vectorised() {
     let indent = lines[head].len() - lines[head].trim_start().len();
     let end = (head + 1..lines.len()).find(|&j| lines[j].len() > indent && lines[j][..indent].trim().is_empty() && lines[j][indent..].starts_with('}')).unwrap();
     let (start, end) = (head + 1, end + 1);
-    let dir = work_dir("xor_run_vec");
-    std::fs::write(dir.join("gen.c"), &c).unwrap();
-    let out = Command::new("cc")
-        .args(c_compiler_flags(3))
-        .arg("-fopt-info-vec-optimized")
-        .arg("-I")
-        .arg(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cuprite-rt/csrc"))
-        .arg("-c")
-        .arg(dir.join("gen.c"))
-        .arg("-o")
-        .arg(dir.join("gen.o"))
-        .output()
-        .expect("cc");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report = String::from_utf8_lossy(&out.stderr);
+    let report = vectorisation_report("xor_run_vec", &c);
     let at: Vec<usize> = report.lines().filter(|l| l.contains("loop vectorized")).filter_map(|l| l.split(':').nth(1)?.parse().ok()).collect();
     assert!(at.iter().any(|l| (start..=end).contains(l)), "GCC did not vectorise the run loop at lines {start}-{end}:\n{report}");
 }

@@ -120,3 +120,35 @@ pub fn compile_and_run(tag: &str, m: &Module, main_c: &str) -> RunResult {
     }
     r
 }
+
+/// Lowers device source to verified IR, as the compiler's front end does.
+pub fn lower(src: &str) -> Module {
+    let src = format!("# 1 \"test.cu\"\n{src}");
+    let p = cuprite_front::parse(&src);
+    let errors: Vec<_> = p.diagnostics.iter().filter(|d| d.severity == cuprite_front::diag::Severity::Error).collect();
+    assert!(errors.is_empty(), "parse errors: {errors:#?}");
+    let checked = cuprite_sema::check(&p.tu, &cuprite_sema::SemaOptions::default()).unwrap_or_else(|e| panic!("{e:#?}"));
+    let m = checked.lower_with(&[], &p.source_map).unwrap_or_else(|e| panic!("{e:#?}")).module;
+    cuprite_ir::verify::verify(&m).unwrap_or_else(|e| panic!("invalid IR: {e:#?}"));
+    m
+}
+
+/// Compiles generated C with the back end's `-O3` flags and returns GCC's vectorisation
+/// report (`file:line:col: optimized: loop vectorized …` lines).
+pub fn vectorisation_report(tag: &str, c: &str) -> String {
+    let dir = work_dir(tag);
+    std::fs::write(dir.join("gen.c"), c).unwrap();
+    let out = Command::new("cc")
+        .args(c_compiler_flags(3))
+        .arg("-fopt-info-vec-optimized")
+        .arg("-I")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cuprite-rt/csrc"))
+        .arg("-c")
+        .arg(dir.join("gen.c"))
+        .arg("-o")
+        .arg(dir.join("gen.o"))
+        .output()
+        .expect("cc");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
